@@ -1,0 +1,412 @@
+/**
+ * Schemas of the chat completion operation: the request with every rule of the interface, the completion,
+ * and the streamed chunk. Field names are the wire names.
+ *
+ * @since 0.1.0
+ */
+import * as Schema from "effect/Schema"
+
+/** Longest allowed stop sequence: 64K characters. */
+const maxStopLength = 64 * 1024
+
+// ---------------------------------------------------------------------------------------------------------
+// messages
+// ---------------------------------------------------------------------------------------------------------
+
+/**
+ * A tool call as sent back in the history (every field optional, as the interface lists them).
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const ToolCallInput = Schema.Struct({
+  id: Schema.optional(Schema.String),
+  type: Schema.optional(Schema.String),
+  function: Schema.optional(Schema.Struct({
+    name: Schema.optional(Schema.String),
+    arguments: Schema.optional(Schema.String)
+  }))
+})
+
+/**
+ * @since 0.1.0
+ * @category schemas
+ */
+export const SystemMessage = Schema.Struct({
+  role: Schema.Literal("system"),
+  content: Schema.String
+})
+
+/**
+ * @since 0.1.0
+ * @category schemas
+ */
+export const UserMessage = Schema.Struct({
+  role: Schema.Literal("user"),
+  content: Schema.String
+})
+
+/**
+ * @since 0.1.0
+ * @category schemas
+ */
+export const AssistantMessage = Schema.Struct({
+  role: Schema.Literal("assistant"),
+  content: Schema.String,
+  tool_calls: Schema.optional(Schema.Array(ToolCallInput))
+})
+
+/**
+ * The output of a tool, answering the assistant's tool call `tool_call_id`.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const ToolMessage = Schema.Struct({
+  role: Schema.Literal("tool"),
+  content: Schema.String,
+  tool_call_id: Schema.String
+})
+
+/**
+ * A chat message, discriminated by `role`.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const ChatMessage = Schema.Union(SystemMessage, UserMessage, AssistantMessage, ToolMessage)
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export type ChatMessage = typeof ChatMessage.Type
+
+// ---------------------------------------------------------------------------------------------------------
+// tools and documents
+// ---------------------------------------------------------------------------------------------------------
+
+/**
+ * The JSON Schema of a function's parameters. Each property has a `type` (`string`, `integer`, `float`,
+ * `number`, `array`, `boolean`, `object`, or an `enum`) and a description.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const FunctionParameters = Schema.Struct(
+  {
+    type: Schema.optional(Schema.Literal("object")),
+    properties: Schema.optional(Schema.Record({ key: Schema.String, value: Schema.Unknown })),
+    required: Schema.optional(Schema.Array(Schema.String))
+  },
+  Schema.Record({ key: Schema.String, value: Schema.Unknown })
+)
+
+/**
+ * A function the model may call. Only `type: "function"` exists; every function is described by the caller.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const ChatTool = Schema.Struct({
+  type: Schema.Literal("function"),
+  function: Schema.Struct({
+    name: Schema.NonEmptyString.annotations({ message: () => "a function needs a non-empty name" }),
+    description: Schema.String.annotations({
+      message: () => "describe what the function does, returns and its limitations"
+    }),
+    parameters: Schema.optional(FunctionParameters)
+  })
+})
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export type ChatTool = typeof ChatTool.Type
+
+/**
+ * A metadata entry of a document, such as `{ key: "author", value: "…" }`.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const DocumentMetadata = Schema.Struct({
+  key: Schema.String,
+  value: Schema.String
+})
+
+/**
+ * A document the model may draw on.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const Document = Schema.Struct({
+  id: Schema.optional(Schema.String),
+  content: Schema.String,
+  metadata: Schema.optional(Schema.Array(DocumentMetadata))
+})
+
+/**
+ * `{ type: "json_object" }` turns on JSON mode.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const ResponseFormat = Schema.Struct({
+  type: Schema.Literal("text", "json_object")
+})
+
+// ---------------------------------------------------------------------------------------------------------
+// the request
+// ---------------------------------------------------------------------------------------------------------
+
+const inRange = (min: number, max: number, what: string) =>
+  Schema.Number.pipe(
+    Schema.filter((value) => (value >= min && value <= max) || `${what} must be between ${min} and ${max}`)
+  )
+
+const intInRange = (min: number, max: number, what: string) =>
+  Schema.Number.pipe(
+    Schema.filter((value) =>
+      (Number.isInteger(value) && value >= min && value <= max) || `${what} must be an integer from ${min} to ${max}`
+    )
+  )
+
+const StopSequence = Schema.String.pipe(
+  Schema.filter((value) =>
+    value.length <= maxStopLength || `a stop sequence is at most ${maxStopLength} characters (got ${value.length})`
+  )
+)
+
+/**
+ * The fields of a chat request, each checked on its own.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const ChatRequestFields = Schema.Struct({
+  model: Schema.NonEmptyString.annotations({ message: () => "name a model, such as fpmodel-mini" }),
+  messages: Schema.Array(ChatMessage).pipe(
+    Schema.filter((messages) => messages.length > 0 || "send at least one message")
+  ),
+  tools: Schema.optional(Schema.Array(ChatTool)),
+  documents: Schema.optional(Schema.Array(Document)),
+  response_format: Schema.optional(ResponseFormat),
+  max_tokens: Schema.optional(intInRange(1, 4096, "max_tokens")),
+  temperature: Schema.optional(inRange(0, 2, "temperature")),
+  top_p: Schema.optional(inRange(0, 1, "top_p")),
+  stop: Schema.optional(Schema.Union(StopSequence, Schema.Array(StopSequence))),
+  n: Schema.optional(intInRange(1, 16, "n")),
+  stream: Schema.optional(Schema.Boolean)
+})
+
+/** The rules that relate several fields, each reported at the field to change. */
+const chatCrossFieldRules = (request: typeof ChatRequestFields.Type): ReadonlyArray<Schema.FilterIssue> => {
+  const issues: Array<Schema.FilterIssue> = []
+  const n = request.n ?? 1
+  if (n > 1 && request.temperature === 0) {
+    issues.push({
+      path: ["temperature"],
+      message: "temperature 0 with n > 1 would give n identical answers: raise temperature or set n to 1"
+    })
+  }
+  if (request.stream === true && n !== 1) {
+    issues.push({ path: ["n"], message: "a streamed completion has exactly one choice: set n to 1" })
+  }
+  if (request.stream === true && request.tools !== undefined && request.tools.length > 0) {
+    issues.push({ path: ["stream"], message: "tools cannot be used with a streamed completion: set stream to false" })
+  }
+  const callIds = new Set<string>()
+  request.messages.forEach((message, index) => {
+    if (message.role === "assistant") {
+      for (const call of message.tool_calls ?? []) {
+        if (call.id !== undefined) callIds.add(call.id)
+      }
+    } else if (message.role === "tool" && !callIds.has(message.tool_call_id)) {
+      issues.push({
+        path: ["messages", index, "tool_call_id"],
+        message:
+          `no earlier assistant message has a tool call with id "${message.tool_call_id}": a tool message must answer one`
+      })
+    }
+  })
+  return issues
+}
+
+/**
+ * A chat completion request, with every rule of the interface.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const ChatRequest = ChatRequestFields.pipe(
+  Schema.filter(chatCrossFieldRules, { identifier: "ChatRequest" })
+)
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export type ChatRequest = typeof ChatRequest.Encoded
+
+// ---------------------------------------------------------------------------------------------------------
+// the response
+// ---------------------------------------------------------------------------------------------------------
+
+/**
+ * Token counts of a completion.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const Usage = Schema.Struct({
+  prompt_tokens: Schema.Number,
+  completion_tokens: Schema.Number,
+  total_tokens: Schema.Number
+})
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export type Usage = typeof Usage.Type
+
+/**
+ * A tool call made by the model; `arguments` is a JSON string.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const ToolCall = Schema.Struct({
+  id: Schema.String,
+  type: Schema.optionalWith(Schema.String, { default: () => "function" }),
+  function: Schema.Struct({
+    name: Schema.String,
+    arguments: Schema.String
+  })
+})
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export type ToolCall = typeof ToolCall.Type
+
+/**
+ * The generated message of one choice.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const CompletionMessage = Schema.Struct({
+  role: Schema.optionalWith(Schema.String, { default: () => "assistant" }),
+  content: Schema.optionalWith(Schema.NullOr(Schema.String), { default: () => null }),
+  tool_calls: Schema.optionalWith(Schema.NullOr(Schema.Array(ToolCall)), { default: () => null })
+})
+
+/**
+ * Why generation stopped: `stop`, `length` (max_tokens reached), `tool_calls`, or a newer reason.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const FinishReason = Schema.Union(Schema.Literal("stop", "length", "tool_calls"), Schema.String)
+
+/**
+ * @since 0.1.0
+ * @category schemas
+ */
+export const ChatCompletionChoice = Schema.Struct({
+  index: Schema.Number,
+  message: CompletionMessage,
+  logprobs: Schema.optionalWith(Schema.NullOr(Schema.Unknown), { default: () => null }),
+  finish_reason: Schema.optionalWith(Schema.NullOr(FinishReason), { default: () => null })
+})
+
+/**
+ * A chat completion.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const ChatCompletion = Schema.Struct({
+  id: Schema.String,
+  choices: Schema.Array(ChatCompletionChoice),
+  usage: Usage
+})
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export type ChatCompletion = typeof ChatCompletion.Type
+
+// ---------------------------------------------------------------------------------------------------------
+// the stream
+// ---------------------------------------------------------------------------------------------------------
+
+/**
+ * A piece of a tool call in a stream: the first piece of a call carries `id`, `type` and `function.name`;
+ * later pieces carry more of `function.arguments`. Pieces belong together by `index`.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const ToolCallDelta = Schema.Struct({
+  index: Schema.Number,
+  id: Schema.optional(Schema.String),
+  type: Schema.optional(Schema.String),
+  function: Schema.optional(Schema.Struct({
+    name: Schema.optional(Schema.String),
+    arguments: Schema.optional(Schema.String)
+  }))
+})
+
+/**
+ * The change a chunk brings to one choice: the role (first chunk), more content, or pieces of tool calls.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const ChatDelta = Schema.Struct({
+  role: Schema.optional(Schema.String),
+  content: Schema.optional(Schema.NullOr(Schema.String)),
+  tool_calls: Schema.optional(Schema.NullOr(Schema.Array(ToolCallDelta)))
+})
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export type ChatDelta = typeof ChatDelta.Type
+
+/**
+ * @since 0.1.0
+ * @category schemas
+ */
+export const ChatCompletionChunkChoice = Schema.Struct({
+  index: Schema.Number,
+  delta: ChatDelta,
+  logprobs: Schema.optional(Schema.NullOr(Schema.Unknown)),
+  finish_reason: Schema.optionalWith(Schema.NullOr(FinishReason), { default: () => null })
+})
+
+/**
+ * One event of a streamed completion. Only the last chunk carries `usage`.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const ChatCompletionChunk = Schema.Struct({
+  id: Schema.String,
+  choices: Schema.Array(ChatCompletionChunkChoice),
+  usage: Schema.optionalWith(Schema.NullOr(Usage), { default: () => null })
+})
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export type ChatCompletionChunk = typeof ChatCompletionChunk.Type

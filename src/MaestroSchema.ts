@@ -1,0 +1,418 @@
+/**
+ * Schemas of orchestration ("Maestro") runs: the run request with its requirements and tools, and the run
+ * object the service returns. Field names are the wire names.
+ *
+ * @since 0.1.0
+ */
+import * as Schema from "effect/Schema"
+
+/** Most requirements one run may carry. */
+const maxRequirements = 10
+/** Most words in a requirement's description. */
+const maxDescriptionWords = 128
+
+// ---------------------------------------------------------------------------------------------------------
+// conversation input
+// ---------------------------------------------------------------------------------------------------------
+
+/**
+ * A turn of a conversation given to a run or an assistant.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const RunMessage = Schema.Struct({
+  role: Schema.Literal("user", "assistant"),
+  content: Schema.String
+})
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export type RunMessage = typeof RunMessage.Type
+
+const alternatingIssues = (messages: ReadonlyArray<RunMessage>): Array<Schema.FilterIssue> => {
+  const issues: Array<Schema.FilterIssue> = []
+  for (let i = 1; i < messages.length; i++) {
+    if (messages[i]!.role === messages[i - 1]!.role) {
+      issues.push({
+        path: [i, "role"],
+        message: `messages must alternate between user and assistant: two "${messages[i]!.role}" turns in a row`
+      })
+    }
+  }
+  return issues
+}
+
+/**
+ * A run's input: an instruction string (one user turn) or turns alternating between user and assistant.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const RunInput = Schema.Union(
+  Schema.String,
+  Schema.Array(RunMessage).pipe(Schema.filter(alternatingIssues))
+)
+
+// ---------------------------------------------------------------------------------------------------------
+// requirements
+// ---------------------------------------------------------------------------------------------------------
+
+/** Words as a person counts them: runs of non-space characters. */
+export const countWords = (text: string): number => {
+  const trimmed = text.trim()
+  return trimmed === "" ? 0 : trimmed.split(/\s+/u).length
+}
+
+/**
+ * A condition the output should meet. A mandatory requirement that is not fully met makes the overall
+ * score 0.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const Requirement = Schema.Struct({
+  name: Schema.NonEmptyString.annotations({ message: () => "a requirement needs a name" }),
+  description: Schema.String.pipe(
+    Schema.filter((text) => {
+      const words = countWords(text)
+      return words <= maxDescriptionWords ||
+        `a requirement description is at most ${maxDescriptionWords} words (got ${words})`
+    })
+  ),
+  is_mandatory: Schema.optional(Schema.Boolean)
+})
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export type Requirement = typeof Requirement.Type
+
+/**
+ * Up to ten requirements.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const Requirements = Schema.Array(Requirement).pipe(
+  Schema.filter((requirements) =>
+    requirements.length <= maxRequirements ||
+    `at most ${maxRequirements} requirements per run (got ${requirements.length})`
+  )
+)
+
+// ---------------------------------------------------------------------------------------------------------
+// tools
+// ---------------------------------------------------------------------------------------------------------
+
+const StringMap = Schema.Record({ key: Schema.String, value: Schema.String })
+
+const isAbsoluteUrl = (value: string): boolean => {
+  try {
+    const url = new URL(value)
+    return (url.protocol === "https:" || url.protocol === "http:") && url.hostname !== ""
+  } catch {
+    return false
+  }
+}
+
+const AbsoluteUrl = Schema.String.pipe(
+  Schema.filter((value) => isAbsoluteUrl(value) || `"${value}" is not a fully qualified http(s) URL`)
+)
+
+const domain = String.raw`(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z][A-Za-z0-9-]{0,62}`
+const webSearchUrlPattern = new RegExp(String.raw`^(?:https://${domain}/?|${domain}(?:/[^\s/][^\s]*)?)$`)
+
+/**
+ * Whether a `web_search.urls` entry has one of the shapes the interface accepts: `https://<domain>`,
+ * `<domain>`, `<domain>/<path>` or `<subdomain>.<domain>`.
+ *
+ * @since 0.1.0
+ * @category predicates
+ */
+export const isWebSearchUrl = (value: string): boolean => webSearchUrlPattern.test(value)
+
+const WebSearchUrl = Schema.String.pipe(
+  Schema.filter((value) =>
+    isWebSearchUrl(value) ||
+    `"${value}" is not a web search filter: use https://<domain>, <domain>, <domain>/<path> or <subdomain>.<domain>`
+  )
+)
+
+/**
+ * An external tool server the engine may call.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const McpTool = Schema.Struct({
+  type: Schema.Literal("mcp"),
+  server_label: Schema.NonEmptyString.annotations({ message: () => "an mcp tool needs a server_label" }),
+  server_url: AbsoluteUrl,
+  headers: Schema.optional(StringMap),
+  allowed_tools: Schema.optional(Schema.Array(Schema.String))
+})
+
+/**
+ * An HTTP POST endpoint the engine may call.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const HttpTool = Schema.Struct({
+  type: Schema.Literal("http"),
+  function: Schema.Struct({
+    name: Schema.optional(Schema.String),
+    description: Schema.optional(Schema.String),
+    parameters: Schema.optional(Schema.Record({ key: Schema.String, value: Schema.Unknown }))
+  }),
+  endpoint: Schema.Struct({
+    url: AbsoluteUrl,
+    headers: Schema.optional(StringMap)
+  })
+})
+
+/**
+ * Filters applied whenever the engine searches files.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const FileSearchTool = Schema.Struct({
+  type: Schema.Literal("file_search"),
+  labels: Schema.optional(Schema.Array(Schema.String)),
+  file_ids: Schema.optional(Schema.Array(Schema.String))
+})
+
+/**
+ * Filters applied whenever the engine searches the web.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const WebSearchTool = Schema.Struct({
+  type: Schema.Literal("web_search"),
+  urls: Schema.optional(Schema.Array(WebSearchUrl))
+})
+
+/**
+ * A run tool, discriminated by `type`.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const RunTool = Schema.Union(McpTool, HttpTool, FileSearchTool, WebSearchTool)
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export type RunTool = typeof RunTool.Type
+
+/**
+ * Tools of a run; every `mcp` server_label is unique.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const RunTools = Schema.Array(RunTool).pipe(
+  Schema.filter((tools) => {
+    const issues: Array<Schema.FilterIssue> = []
+    const labels = new Set<string>()
+    tools.forEach((tool, index) => {
+      if (tool.type !== "mcp") return
+      if (labels.has(tool.server_label)) {
+        issues.push({
+          path: [index, "server_label"],
+          message: `server_label "${tool.server_label}" is used by another mcp tool of this run: labels are unique`
+        })
+      }
+      labels.add(tool.server_label)
+    })
+    return issues
+  })
+)
+
+/**
+ * The older body shape that sets search filters through `tool_resources` instead of `tools`.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const ToolResources = Schema.Struct({
+  file_search: Schema.optional(Schema.Struct({
+    labels: Schema.optional(Schema.Array(Schema.String)),
+    file_ids: Schema.optional(Schema.Array(Schema.String))
+  })),
+  web_search: Schema.optional(Schema.Struct({
+    urls: Schema.optional(Schema.Array(WebSearchUrl))
+  }))
+})
+
+// ---------------------------------------------------------------------------------------------------------
+// the request
+// ---------------------------------------------------------------------------------------------------------
+
+/**
+ * The effort a run may spend: `low` (one step), `medium` (several), `high` (several strategies).
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const Budget = Schema.Literal("low", "medium", "high")
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export type Budget = typeof Budget.Type
+
+/**
+ * Languages a run can answer in.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const ResponseLanguage = Schema.Literal(
+  "arabic",
+  "dutch",
+  "english",
+  "french",
+  "german",
+  "hebrew",
+  "italian",
+  "portuguese",
+  "spanish"
+)
+
+/**
+ * A run uses a single model.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const RunModels = Schema.Array(Schema.String).pipe(
+  Schema.filter((models) => models.length <= 1 || `a run uses a single model (got ${models.length})`)
+)
+
+/**
+ * Extra fields a run may return.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const RunInclude = Schema.Literal("data_sources", "requirements_result")
+
+/**
+ * The fields a run and a stored assistant share, and that a call may override.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const RunConfigurationFields = {
+  system_prompt: Schema.optional(Schema.String),
+  requirements: Schema.optional(Requirements),
+  tools: Schema.optional(RunTools),
+  models: Schema.optional(RunModels),
+  budget: Schema.optional(Budget),
+  response_language: Schema.optional(Schema.NullOr(ResponseLanguage))
+}
+
+/**
+ * A request to create a run.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const RunRequest = Schema.Struct({
+  input: Schema.optional(RunInput),
+  ...RunConfigurationFields,
+  include: Schema.optional(Schema.Array(RunInclude)),
+  tool_resources: Schema.optional(ToolResources)
+}).annotations({ identifier: "RunRequest" })
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export type RunRequest = typeof RunRequest.Encoded
+
+// ---------------------------------------------------------------------------------------------------------
+// the run
+// ---------------------------------------------------------------------------------------------------------
+
+/**
+ * Where a run is: `in_progress`, then `completed`, `failed` or `requires_action` (or a newer status).
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const RunStatus = Schema.Union(
+  Schema.Literal("in_progress", "completed", "failed", "requires_action"),
+  Schema.String
+)
+
+/**
+ * How well one requirement was met.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const RequirementScore = Schema.Struct({
+  name: Schema.String,
+  description: Schema.optional(Schema.String),
+  is_mandatory: Schema.optional(Schema.Boolean),
+  score: Schema.Number,
+  reason: Schema.optional(Schema.NullOr(Schema.String))
+})
+
+/**
+ * Scores of a run against its requirements; `score` is the overall score.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const RequirementsResult = Schema.Struct({
+  score: Schema.optional(Schema.Number),
+  finish_reason: Schema.optional(Schema.NullOr(Schema.String)),
+  requirements: Schema.optionalWith(Schema.Array(RequirementScore), { default: () => [] }),
+  metadata: Schema.optional(Schema.Unknown)
+})
+
+/**
+ * Where a run's answer came from.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const DataSources = Schema.Struct({
+  web_search: Schema.optional(Schema.Array(Schema.Struct({ url: Schema.String }))),
+  file_search: Schema.optional(Schema.Array(Schema.Record({ key: Schema.String, value: Schema.Unknown })))
+})
+
+/**
+ * A run, as created, retrieved or polled.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export class MaestroRun extends Schema.Class<MaestroRun>("MaestroRun")({
+  id: Schema.String,
+  status: RunStatus,
+  result: Schema.optionalWith(Schema.Unknown, { default: () => null }),
+  data_sources: Schema.optional(Schema.NullOr(DataSources)),
+  requirements_result: Schema.optional(Schema.NullOr(RequirementsResult)),
+  error: Schema.optional(Schema.NullOr(Schema.Struct({ message: Schema.String })))
+}) {}
+
+/**
+ * Whether a run has stopped changing.
+ *
+ * @since 0.1.0
+ * @category predicates
+ */
+export const isTerminal = (run: MaestroRun): boolean =>
+  run.status === "completed" || run.status === "failed" || run.status === "requires_action"

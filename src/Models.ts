@@ -1,0 +1,66 @@
+/**
+ * Model identifiers named by the interface, as typed constants for completion. Request fields accept any
+ * string: a caller's own third-party model, or an identifier the service adds later, is passed through.
+ *
+ * @since 0.1.0
+ */
+
+/**
+ * Chat models; the bare names resolve to the current version.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export const chatModels = ["fpmodel-large", "fpmodel-mini"] as const
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export type ChatModel = typeof chatModels[number]
+
+/**
+ * Models hosted by the service, usable in a run's `models`.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export const hostedModels = ["fpmodel-large", "fpmodel-mini"] as const
+
+/**
+ * Third-party models managed by the service (no caller key required), usable in a run's `models`.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export const managedThirdPartyModels = [
+  "vendora-3-5-haiku",
+  "vendora-4-sonnet",
+  "vendorb-2.5-flash",
+  "vendorb-2.5-flash-lite",
+  "vendorc-4.1",
+  "vendorc-4.1-mini",
+  "vendord-33-70b-instruct",
+  "vendore-7b",
+  "vendore-8x7b",
+  "vendore-small",
+  "vendore-small-24B",
+  "vendorf-qwq-32b",
+  "vendorf3-235b-a22b-instruct-2507"
+] as const
+
+/**
+ * Every model identifier the interface lists for runs.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export const runModels = [...hostedModels, ...managedThirdPartyModels] as const
+
+/**
+ * A run model: one of the listed identifiers, or any other string (a caller's own third-party model).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type RunModel = typeof runModels[number] | (string & {})

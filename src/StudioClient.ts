@@ -1,0 +1,436 @@
+/**
+ * The client of the Studio service: a service tag with `make`, `layer` and `layerConfig`. The transport is
+ * any `HttpClient` the application provides (`FetchHttpClient.layer`, `NodeHttpClient.layerUndici`, or the
+ * in-memory reference service); this module adds the base URL, bearer auth, `User-Agent`, the per-attempt
+ * timeout, retries, and the mapping of every answer to a typed result or a `StudioError`.
+ *
+ * @since 0.1.0
+ */
+import * as HttpClient from "@effect/platform/HttpClient"
+import type * as HttpClientError from "@effect/platform/HttpClientError"
+import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
+import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
+import * as Clock from "effect/Clock"
+import * as Config from "effect/Config"
+import type * as ConfigError from "effect/ConfigError"
+import * as Context from "effect/Context"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import { dual } from "effect/Function"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import type * as ParseResult from "effect/ParseResult"
+import * as Redacted from "effect/Redacted"
+import * as Schema from "effect/Schema"
+import * as Stream from "effect/Stream"
+import { fromResponse, requestIdOf } from "./internal/responseError.js"
+import { retrySchedule } from "./internal/retry.js"
+import { version } from "./internal/version.js"
+import {
+  AuthError,
+  DecodeError,
+  type StudioError,
+  TimeoutError,
+  TransportError,
+  ValidationError,
+  ValidationIssue
+} from "./StudioError.js"
+
+/**
+ * The service's address when none is given.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const defaultBaseUrl = "https://api.ai21.com"
+
+/**
+ * Retries after the first attempt, when none is given.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const defaultMaxRetries = 2
+
+/**
+ * How long one attempt may take (until the whole body of a non-streamed answer, or the headers of a
+ * stream), when none is given.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const defaultTimeout: Duration.Duration = Duration.minutes(2)
+
+/**
+ * How long a stream may go without an event, when none is given.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const defaultStreamIdleTimeout: Duration.Duration = Duration.minutes(1)
+
+/**
+ * The settings that can change for one call (see `withRequestOptions`).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface RequestOptions {
+  readonly maxRetries?: number | undefined
+  readonly timeout?: Duration.DurationInput | undefined
+  readonly streamIdleTimeout?: Duration.DurationInput | undefined
+  readonly headers?: Readonly<Record<string, string>> | undefined
+}
+
+/**
+ * Options of the client.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface StudioClientOptions extends RequestOptions {
+  /** The API key. Without one, every request fails with `AuthError` before anything is sent. */
+  readonly apiKey?: Redacted.Redacted | undefined
+  /** Scheme, host and optional prefix; the operations' paths (`/studio/v1/...`) are appended. */
+  readonly baseUrl?: string | undefined
+  /** Allow `http://` to a host other than loopback, which would send the key in clear text. */
+  readonly allowInsecureHttp?: boolean | undefined
+  /** Middleware for the transport, applied after the base URL, auth and headers. */
+  readonly transformClient?: ((client: HttpClient.HttpClient) => HttpClient.HttpClient) | undefined
+}
+
+/**
+ * One request with a JSON answer.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface JsonRequest<A, I> {
+  /** The operation's name, used in errors and spans: `chat`, `maestro.create`, ... */
+  readonly operation: string
+  readonly method: "GET" | "POST" | "PATCH" | "DELETE"
+  /** The path after the base URL, already URL-encoded. */
+  readonly path: string
+  readonly body?: unknown
+  readonly response: Schema.Schema<A, I>
+}
+
+/**
+ * One request whose answer is a byte stream (server-sent events).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface StreamRequest {
+  readonly operation: string
+  readonly path: string
+  readonly body: unknown
+}
+
+/**
+ * The client's interface.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Service {
+  /** The transport with base URL, auth, `User-Agent` and headers applied; no retries, no status mapping. */
+  readonly httpClient: HttpClient.HttpClient
+  readonly baseUrl: string
+  /** Sends a request (retrying what may succeed on a retry) and decodes its JSON answer. */
+  readonly json: <A, I>(request: JsonRequest<A, I>) => Effect.Effect<A, StudioError>
+  /**
+   * Sends a request and streams its body. Connecting is retried; once the body has started, a failure
+   * ends the stream with an error, and a pause longer than the idle timeout fails it with `TimeoutError`.
+   */
+  readonly stream: (request: StreamRequest) => Stream.Stream<Uint8Array, StudioError>
+}
+
+/**
+ * The Studio client service.
+ *
+ * @since 0.1.0
+ * @category tags
+ */
+export class StudioClient extends Context.Tag("studio-effect/StudioClient")<StudioClient, Service>() {}
+
+/**
+ * Settings for the calls made in a region of the program; empty by default.
+ *
+ * @since 0.1.0
+ * @category tags
+ */
+export class CurrentRequestOptions extends Context.Reference<CurrentRequestOptions>()(
+  "studio-effect/CurrentRequestOptions",
+  { defaultValue: (): RequestOptions => ({}) }
+) {}
+
+/**
+ * Runs an effect with other settings for its calls (timeout, retries, headers), without rebuilding the layer.
+ *
+ * @since 0.1.0
+ * @category request options
+ */
+export const withRequestOptions: {
+  (options: RequestOptions): <A, E, R>(self: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
+  <A, E, R>(self: Effect.Effect<A, E, R>, options: RequestOptions): Effect.Effect<A, E, R>
+} = dual(
+  2,
+  <A, E, R>(self: Effect.Effect<A, E, R>, options: RequestOptions): Effect.Effect<A, E, R> =>
+    Effect.flatMap(CurrentRequestOptions, (current) =>
+      Effect.provideService(self, CurrentRequestOptions, mergeRequestOptions(current, options)))
+)
+
+/**
+ * Runs a stream with other settings for its calls.
+ *
+ * @since 0.1.0
+ * @category request options
+ */
+export const withStreamRequestOptions: {
+  (options: RequestOptions): <A, E, R>(self: Stream.Stream<A, E, R>) => Stream.Stream<A, E, R>
+  <A, E, R>(self: Stream.Stream<A, E, R>, options: RequestOptions): Stream.Stream<A, E, R>
+} = dual(
+  2,
+  <A, E, R>(self: Stream.Stream<A, E, R>, options: RequestOptions): Stream.Stream<A, E, R> =>
+    Stream.unwrap(Effect.map(CurrentRequestOptions, (current) =>
+      Stream.provideService(self, CurrentRequestOptions, mergeRequestOptions(current, options))))
+)
+
+const mergeRequestOptions = (base: RequestOptions, override: RequestOptions): RequestOptions => ({
+  ...base,
+  ...override,
+  headers: { ...base.headers, ...override.headers }
+})
+
+const isLoopback = (hostname: string): boolean =>
+  hostname === "localhost" || hostname === "[::1]" || hostname === "::1" || /^127(?:\.\d{1,3}){3}$/.test(hostname)
+
+const checkBaseUrl = (baseUrl: string, allowInsecureHttp: boolean): Effect.Effect<string, ValidationError> => {
+  const invalid = (message: string) =>
+    Effect.fail(
+      new ValidationError({
+        operation: "client",
+        source: "client",
+        issues: [new ValidationIssue({ path: "baseUrl", message })]
+      })
+    )
+  let url: URL
+  try {
+    url = new URL(baseUrl)
+  } catch {
+    return invalid(`"${baseUrl}" is not an absolute URL`)
+  }
+  if (url.protocol !== "https:" && url.protocol !== "http:") return invalid("use an https:// (or loopback http://) URL")
+  if (url.protocol === "http:" && !isLoopback(url.hostname) && !allowInsecureHttp) {
+    return invalid(
+      `http:// to ${url.hostname} would send the API key in clear text: use https://, or set allowInsecureHttp`
+    )
+  }
+  return Effect.succeed(baseUrl.replace(/\/+$/, ""))
+}
+
+const transportError = (request: HttpClientRequest.HttpClientRequest, error: HttpClientError.HttpClientError) =>
+  new TransportError({
+    method: request.method,
+    url: request.url,
+    reason: error._tag === "RequestError"
+      ? `${error.reason.toLowerCase()} error${error.description ? `: ${error.description}` : ""}`
+      : `${error.reason} error${error.description ? `: ${error.description}` : ""}`
+  })
+
+const missingKey = new AuthError({ detail: "No API key is configured (set STUDIO_API_KEY or pass apiKey)." })
+
+const resolved = (options: RequestOptions) => ({
+  maxRetries: Math.max(0, options.maxRetries ?? defaultMaxRetries),
+  timeout: Duration.decode(options.timeout ?? defaultTimeout),
+  streamIdleTimeout: Duration.decode(options.streamIdleTimeout ?? defaultStreamIdleTimeout),
+  headers: options.headers ?? {}
+})
+
+/**
+ * Builds the client from its options and the `HttpClient` in context.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const make = (
+  options: StudioClientOptions
+): Effect.Effect<Service, ValidationError, HttpClient.HttpClient> =>
+  Effect.gen(function*() {
+    const baseUrl = yield* checkBaseUrl(options.baseUrl ?? defaultBaseUrl, options.allowInsecureHttp === true)
+    const transport = yield* HttpClient.HttpClient
+    const apiKey = options.apiKey
+    const withDefaults = transport.pipe(
+      HttpClient.mapRequest((request) => {
+        let out = HttpClientRequest.prependUrl(request, baseUrl).pipe(
+          HttpClientRequest.setHeader("User-Agent", `studio-effect/${version}`),
+          HttpClientRequest.acceptJson
+        )
+        if (apiKey !== undefined) out = HttpClientRequest.bearerToken(out, apiKey)
+        if (options.headers !== undefined) out = HttpClientRequest.setHeaders(out, options.headers)
+        return out
+      })
+    )
+    const httpClient = options.transformClient === undefined ? withDefaults : options.transformClient(withDefaults)
+
+    const buildRequest = (
+      method: JsonRequest<unknown, unknown>["method"],
+      path: string,
+      body: unknown,
+      headers: Readonly<Record<string, string>>
+    ) => {
+      const base = HttpClientRequest.make(method)(path).pipe(HttpClientRequest.setHeaders(headers))
+      return body === undefined ? base : HttpClientRequest.bodyUnsafeJson(base, body)
+    }
+
+    /** Sends once; a non-200 answer becomes the error of its status. */
+    const send = (operation: string, request: HttpClientRequest.HttpClientRequest) =>
+      httpClient.execute(request).pipe(
+        Effect.mapError((error) => transportError(request, error)),
+        Effect.flatMap((response) =>
+          response.status === 200 ? Effect.succeed(response) : Effect.flatMap(
+            Effect.zip(
+              response.text.pipe(Effect.orElseSucceed(() => "")),
+              Clock.currentTimeMillis
+            ),
+            ([body, now]) =>
+              Effect.fail(fromResponse({ operation, status: response.status, headers: response.headers, body, now }))
+          )
+        )
+      )
+
+    const withAttemptTimeout = <A>(
+      request: HttpClientRequest.HttpClientRequest,
+      timeout: Duration.Duration,
+      effect: Effect.Effect<A, StudioError>
+    ) =>
+      Effect.timeoutFail(effect, {
+        duration: timeout,
+        onTimeout: () => new TimeoutError({ phase: "attempt", timeout, method: request.method, url: request.url })
+      })
+
+    const withRetries = <A>(
+      operation: string,
+      maxRetries: number,
+      attempt: Effect.Effect<A, StudioError>
+    ): Effect.Effect<A, StudioError> =>
+      attempt.pipe(
+        Effect.tapError((error) =>
+          Effect.logDebug("studio request attempt failed").pipe(
+            Effect.annotateLogs({ operation, error: error._tag })
+          )
+        ),
+        Effect.retry(retrySchedule(maxRetries))
+      )
+
+    const decodeBody = <A, I>(
+      operation: string,
+      response: HttpClientResponse.HttpClientResponse,
+      schema: Schema.Schema<A, I>
+    ) =>
+      Effect.flatMap(
+        Effect.mapError(response.text, (error) => transportError(response.request, error)),
+        (text) => {
+          const requestId = requestIdOf(response.headers)
+          const decodeError = (reason: string) =>
+            new DecodeError({
+              operation,
+              reason,
+              body: text.slice(0, 1024),
+              ...(requestId === undefined ? {} : { requestId })
+            })
+          let json: unknown
+          try {
+            json = JSON.parse(text)
+          } catch {
+            return Effect.fail(decodeError("the body is not JSON"))
+          }
+          return Effect.mapError(
+            Schema.decodeUnknown(schema)(json),
+            (error: ParseResult.ParseError) => decodeError(error.message)
+          )
+        }
+      )
+
+    const json = <A, I>(request: JsonRequest<A, I>): Effect.Effect<A, StudioError> =>
+      Effect.flatMap(CurrentRequestOptions, (current) => {
+        if (apiKey === undefined) return Effect.fail(missingKey)
+        const settings = resolved(mergeRequestOptions(options, current))
+        const httpRequest = buildRequest(request.method, request.path, request.body, settings.headers)
+        const attempt = withAttemptTimeout(
+          httpRequest,
+          settings.timeout,
+          Effect.flatMap(send(request.operation, httpRequest), (response) =>
+            decodeBody(request.operation, response, request.response))
+        )
+        return withRetries(request.operation, settings.maxRetries, attempt)
+      })
+
+    const stream = (request: StreamRequest): Stream.Stream<Uint8Array, StudioError> =>
+      Stream.unwrapScoped(Effect.gen(function*() {
+        if (apiKey === undefined) return yield* missingKey
+        const current = yield* CurrentRequestOptions
+        const settings = resolved(mergeRequestOptions(options, current))
+        const httpRequest = buildRequest("POST", request.path, request.body, settings.headers).pipe(
+          HttpClientRequest.setHeader("Accept", "text/event-stream")
+        )
+        const response = yield* withRetries(
+          request.operation,
+          settings.maxRetries,
+          withAttemptTimeout(httpRequest, settings.timeout, send(request.operation, httpRequest))
+        )
+        return response.stream.pipe(
+          Stream.mapError((error) => transportError(httpRequest, error)),
+          Stream.timeoutFail(
+            () =>
+              new TimeoutError({
+                phase: "stream-idle",
+                timeout: settings.streamIdleTimeout,
+                method: httpRequest.method,
+                url: httpRequest.url
+              }),
+            settings.streamIdleTimeout
+          )
+        )
+      }))
+
+    return StudioClient.of({ httpClient, baseUrl, json, stream })
+  })
+
+/**
+ * A layer of the client from options.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layer = (
+  options: StudioClientOptions
+): Layer.Layer<StudioClient, ValidationError, HttpClient.HttpClient> => Layer.effect(StudioClient, make(options))
+
+/**
+ * A layer of the client configured from the environment: `STUDIO_API_KEY` (required, read as `Redacted`)
+ * and `STUDIO_BASE_URL` (optional). Options given here apply on top.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layerConfig = (
+  options: Omit<StudioClientOptions, "apiKey" | "baseUrl"> = {}
+): Layer.Layer<StudioClient, ValidationError | ConfigError.ConfigError, HttpClient.HttpClient> =>
+  Layer.effect(
+    StudioClient,
+    Effect.gen(function*() {
+      const apiKey = yield* Config.redacted("STUDIO_API_KEY")
+      const baseUrl = yield* Config.option(Config.string("STUDIO_BASE_URL"))
+      return yield* make({ ...options, apiKey, baseUrl: Option.getOrUndefined(baseUrl) })
+    })
+  )
+
+/**
+ * Reads an API key as `Redacted` (for `layer`), so it never shows in logs or errors.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const apiKey = (key: string): Redacted.Redacted => Redacted.make(key)

@@ -1,0 +1,35 @@
+/**
+ * studio-effect: an Effect-native SDK for the Studio service.
+ *
+ * @since 0.1.0
+ */
+
+/**
+ * @since 0.1.0
+ */
+export * as Chat from "./Chat.js"
+
+/**
+ * @since 0.1.0
+ */
+export * as ChatSchema from "./ChatSchema.js"
+
+/**
+ * @since 0.1.0
+ */
+export * as MaestroSchema from "./MaestroSchema.js"
+
+/**
+ * @since 0.1.0
+ */
+export * as Models from "./Models.js"
+
+/**
+ * @since 0.1.0
+ */
+export * as StudioClient from "./StudioClient.js"
+
+/**
+ * @since 0.1.0
+ */
+export * as StudioError from "./StudioError.js"
