@@ -1,0 +1,31 @@
+/**
+ * Checking a request against its schema before anything is sent.
+ */
+import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
+import { ValidationError, ValidationIssue } from "../StudioError.js"
+import { fromParseError } from "./issues.js"
+
+const parseOptions = { errors: "all", onExcessProperty: "preserve" } as const
+
+/**
+ * Decodes `input` with `schema`, reporting every broken rule with its path as one `ValidationError`.
+ * Unknown fields are kept, so fields the service adds later can be sent.
+ */
+export const validateRequest = <A, I>(
+  operation: string,
+  schema: Schema.Schema<A, I>,
+  input: unknown
+): Effect.Effect<A, ValidationError> => {
+  const decode = Schema.decodeUnknownEither(schema, parseOptions)
+  const result = decode(input)
+  return result._tag === "Right"
+    ? Effect.succeed(result.right)
+    : Effect.fail(
+      new ValidationError({
+        operation,
+        source: "client",
+        issues: fromParseError(result.left).map((issue) => new ValidationIssue(issue))
+      })
+    )
+}
