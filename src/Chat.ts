@@ -1,0 +1,205 @@
+/**
+ * Chat completions: `create` for a whole answer, `stream` for its chunks as they are generated,
+ * `accumulate` to add chunks up to the completion they make, and `textDeltas` for the text alone.
+ *
+ * @since 0.1.0
+ */
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import * as Schema from "effect/Schema"
+import * as Stream from "effect/Stream"
+import {
+  ChatCompletion,
+  ChatCompletionChunk,
+  type ChatCompletionChunk as Chunk,
+  ChatRequest,
+  type ToolCall,
+  type Usage
+} from "./ChatSchema.js"
+import { decodeEvents } from "./internal/sse.js"
+import { validateRequest } from "./internal/validate.js"
+import { StudioClient } from "./StudioClient.js"
+import { DecodeError, type StudioError } from "./StudioError.js"
+
+const path = "/studio/v1/chat/completions"
+
+/** GenAI semantic-convention attributes of a request. */
+const requestAttributes = (request: typeof ChatRequest.Type, streamed: boolean): Record<string, unknown> => {
+  const attributes: Record<string, unknown> = {
+    "gen_ai.system": "studio",
+    "gen_ai.operation.name": "chat",
+    "gen_ai.request.model": request.model,
+    "gen_ai.request.stream": streamed
+  }
+  if (request.max_tokens !== undefined) attributes["gen_ai.request.max_tokens"] = request.max_tokens
+  if (request.temperature !== undefined) attributes["gen_ai.request.temperature"] = request.temperature
+  if (request.top_p !== undefined) attributes["gen_ai.request.top_p"] = request.top_p
+  if (request.n !== undefined) attributes["gen_ai.request.choice.count"] = request.n
+  if (request.stop !== undefined) {
+    attributes["gen_ai.request.stop_sequences"] = typeof request.stop === "string" ? [request.stop] : request.stop
+  }
+  return attributes
+}
+
+/** GenAI semantic-convention attributes of a completion. */
+const responseAttributes = (completion: ChatCompletion): Record<string, unknown> => ({
+  "gen_ai.response.id": completion.id,
+  "gen_ai.response.finish_reasons": completion.choices.map((choice) => choice.finish_reason ?? "unknown"),
+  "gen_ai.usage.input_tokens": completion.usage.prompt_tokens,
+  "gen_ai.usage.output_tokens": completion.usage.completion_tokens
+})
+
+const withoutStream = ({ stream: _stream, ...rest }: typeof ChatRequest.Type) => rest
+
+/**
+ * Creates a chat completion. The request is checked against every rule of the interface first; a broken
+ * rule fails with `ValidationError` and nothing is sent.
+ *
+ * @since 0.1.0
+ * @category operations
+ */
+export const create = (request: ChatRequest): Effect.Effect<ChatCompletion, StudioError, StudioClient> =>
+  Effect.flatMap(
+    validateRequest("chat", ChatRequest, request),
+    (valid) =>
+      Effect.flatMap(StudioClient, (client) =>
+        client.json({
+          operation: "chat",
+          method: "POST",
+          path,
+          body: withoutStream(valid),
+          response: ChatCompletion
+        })).pipe(
+          Effect.tap((completion) => Effect.annotateCurrentSpan(responseAttributes(completion))),
+          Effect.withSpan("studio.chat.create", { kind: "client", attributes: requestAttributes(valid, false) })
+        )
+  )
+
+const decodeChunk = Schema.decodeUnknownEither(ChatCompletionChunk)
+
+const parseChunk = (data: string): Effect.Effect<Chunk, DecodeError> => {
+  let json: unknown
+  try {
+    json = JSON.parse(data)
+  } catch {
+    return Effect.fail(
+      new DecodeError({ operation: "chat.stream", reason: "an event is not JSON", body: data.slice(0, 1024) })
+    )
+  }
+  const result = decodeChunk(json)
+  return result._tag === "Right"
+    ? Effect.succeed(result.right)
+    : Effect.fail(new DecodeError({ operation: "chat.stream", reason: result.left.message, body: data.slice(0, 1024) }))
+}
+
+/**
+ * Streams a chat completion as it is generated (sets `stream: true`). The stream ends at the service's
+ * `[DONE]`; a body cut short fails with `TransportError`, a malformed event with `DecodeError`.
+ *
+ * @since 0.1.0
+ * @category operations
+ */
+export const stream = (request: ChatRequest): Stream.Stream<Chunk, StudioError, StudioClient> =>
+  Stream.unwrap(
+    Effect.map(
+      Effect.zip(validateRequest("chat", ChatRequest, { ...request, stream: true }), StudioClient),
+      ([valid, client]) =>
+        client.stream({ operation: "chat.stream", path, body: valid }).pipe(
+          decodeEvents("POST", client.baseUrl + path),
+          Stream.mapEffect(parseChunk),
+          Stream.withSpan("studio.chat.stream", { kind: "client", attributes: requestAttributes(valid, true) })
+        )
+    )
+  )
+
+interface ChoiceState {
+  role: string
+  content: string | null
+  toolCalls: Map<number, { id: string; type: string; name: string; arguments: string }>
+  finishReason: string | null
+}
+
+const emptyUsage: Usage = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 }
+
+/**
+ * Adds chunks up to the completion they make: content concatenated, tool-call arguments merged by index,
+ * the last `finish_reason` and `usage` of each choice.
+ *
+ * @since 0.1.0
+ * @category streaming
+ */
+export const accumulate = <E, R>(self: Stream.Stream<Chunk, E, R>): Effect.Effect<ChatCompletion, E, R> =>
+  Effect.suspend(() => {
+    let id = ""
+    let usage: Usage | null = null
+    const choices = new Map<number, ChoiceState>()
+    return Stream.runForEach(self, (chunk) =>
+      Effect.sync(() => {
+        if (id === "") id = chunk.id
+        if (chunk.usage !== null) usage = chunk.usage
+        for (const choice of chunk.choices) {
+          let state = choices.get(choice.index)
+          if (state === undefined) {
+            state = { role: "assistant", content: null, toolCalls: new Map(), finishReason: null }
+            choices.set(choice.index, state)
+          }
+          const delta = choice.delta
+          if (delta.role !== undefined) state.role = delta.role
+          if (typeof delta.content === "string") state.content = (state.content ?? "") + delta.content
+          for (const call of delta.tool_calls ?? []) {
+            const current = state.toolCalls.get(call.index)
+            if (current === undefined) {
+              state.toolCalls.set(call.index, {
+                id: call.id ?? "",
+                type: call.type ?? "function",
+                name: call.function?.name ?? "",
+                arguments: call.function?.arguments ?? ""
+              })
+            } else {
+              if (call.id !== undefined) current.id = call.id
+              if (call.function?.name !== undefined) current.name += call.function.name
+              if (call.function?.arguments !== undefined) current.arguments += call.function.arguments
+            }
+          }
+          if (choice.finish_reason !== null) state.finishReason = choice.finish_reason
+        }
+      })).pipe(
+        Effect.map((): ChatCompletion => ({
+          id,
+          choices: [...choices.entries()].sort(([a], [b]) => a - b).map(([index, state]) => ({
+            index,
+            message: {
+              role: state.role,
+              content: state.content,
+              tool_calls: state.toolCalls.size === 0 ? null : [...state.toolCalls.entries()]
+                .sort(([a], [b]) => a - b)
+                .map(([, call]): ToolCall => ({
+                  id: call.id,
+                  type: call.type,
+                  function: { name: call.name, arguments: call.arguments }
+                }))
+            },
+            logprobs: null,
+            finish_reason: state.finishReason
+          })),
+          usage: usage ?? emptyUsage
+        }))
+      )
+  })
+
+/**
+ * The text of the first choice as it arrives, without empty pieces.
+ *
+ * @since 0.1.0
+ * @category streaming
+ */
+export const textDeltas = <E, R>(self: Stream.Stream<Chunk, E, R>): Stream.Stream<string, E, R> =>
+  Stream.filterMap(self, (chunk) => {
+    for (const choice of chunk.choices) {
+      if (choice.index === 0) {
+        const content = choice.delta.content
+        return typeof content === "string" && content !== "" ? Option.some(content) : Option.none()
+      }
+    }
+    return Option.none()
+  })
