@@ -1,0 +1,191 @@
+import { HttpClient, HttpClientResponse } from "@effect/platform"
+import { describe, expect, it } from "@effect/vitest"
+import { Chunk, Effect, Either, Layer, Redacted, Stream } from "effect"
+import * as fc from "fast-check"
+import { Chat, StudioClient } from "../src/index.js"
+import { SseParser } from "../src/internal/sse.js"
+
+const encoder = new TextEncoder()
+
+/** Splits bytes at the given offsets (sorted, de-duplicated, within bounds). */
+const splitAt = (bytes: Uint8Array, offsets: ReadonlyArray<number>): Array<Uint8Array> => {
+  const cuts = [...new Set(offsets.map((o) => o % (bytes.length + 1)))].sort((a, b) => a - b)
+  const parts: Array<Uint8Array> = []
+  let start = 0
+  for (const cut of cuts) {
+    parts.push(bytes.subarray(start, cut))
+    start = cut
+  }
+  parts.push(bytes.subarray(start))
+  return parts
+}
+
+const parseAll = (parts: ReadonlyArray<Uint8Array>): Array<string> => {
+  const parser = new SseParser()
+  const out: Array<string> = []
+  for (const part of parts) out.push(...parser.push(part))
+  out.push(...parser.end())
+  return out
+}
+
+/** Event payloads: any text without line breaks, including multi-byte characters. */
+const payload = fc.string({ unit: "grapheme", maxLength: 40 }).map((s) => s.replace(/[\r\n]/g, " "))
+const lineEnding = fc.constantFrom("\n", "\r\n", "\r")
+
+/** An SSE body in one of the framings a client must accept, and the payloads it carries. */
+const framedBody = fc.record({
+  payloads: fc.array(payload, { maxLength: 12 }),
+  eol: lineEnding,
+  spaceAfterColon: fc.boolean(),
+  comments: fc.boolean(),
+  eventLines: fc.boolean()
+}).map(({ comments, eol, eventLines, payloads, spaceAfterColon }) => {
+  let body = ""
+  for (const data of payloads) {
+    if (comments) body += `: keep-alive${eol}`
+    if (eventLines) body += `event: message${eol}id: 7${eol}`
+    body += `data:${spaceAfterColon ? " " : ""}${data}${eol}${eol}`
+  }
+  // Without the optional space after "data:", a leading space of the payload is the one that is dropped.
+  return { body, payloads: spaceAfterColon ? payloads : payloads.map((data) => data.replace(/^ /, "")) }
+})
+
+describe("SseParser", () => {
+  it("gives the same events however the body is split into reads, even inside UTF-8 characters", () =>
+    fc.assert(
+      fc.property(framedBody, fc.array(fc.nat(), { maxLength: 20 }), ({ body, payloads }, offsets) => {
+        const bytes = encoder.encode(body)
+        expect(parseAll(splitAt(bytes, offsets))).toEqual(payloads)
+        expect(parseAll([bytes])).toEqual(payloads)
+      }),
+      { numRuns: 500 }
+    ))
+
+  it("splits every byte into its own read", () => {
+    const body = "data: héllo 🌍\r\n\r\n: c\r\ndata:x\r\rdata: [DONE]\n\n"
+    const bytes = encoder.encode(body)
+    const parts = Array.from(bytes, (_, i) => bytes.subarray(i, i + 1))
+    expect(parseAll(parts)).toEqual(["héllo 🌍", "x", "[DONE]"])
+  })
+
+  it("joins multi-line data with a line feed and flushes a last event without a blank line", () => {
+    expect(parseAll([encoder.encode("data: a\ndata: b\n\ndata: c")])).toEqual(["a\nb", "c"])
+  })
+
+  it("never throws on arbitrary bytes", () =>
+    fc.assert(
+      fc.property(fc.array(fc.uint8Array({ maxLength: 64 }), { maxLength: 10 }), (parts) => {
+        const events = parseAll(parts)
+        expect(Array.isArray(events)).toBe(true)
+      })
+    ))
+})
+
+const id = "chat-00000000000000000000000000000000"
+const chunkJson = (delta: Record<string, unknown>, finish: string | null = null, usage?: unknown) =>
+  JSON.stringify({
+    id,
+    choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }],
+    ...(usage === undefined ? {} : { usage })
+  })
+
+/** A client whose transport answers every request with the given body parts, each its own read. */
+const clientWithBody = (parts: ReadonlyArray<Uint8Array>) =>
+  StudioClient.layer({ apiKey: Redacted.make("k"), maxRetries: 0 }).pipe(
+    Layer.provide(Layer.succeed(
+      HttpClient.HttpClient,
+      HttpClient.make((request) =>
+        Effect.succeed(HttpClientResponse.fromWeb(
+          request,
+          new Response(
+            new ReadableStream({
+              start(controller) {
+                for (const part of parts) controller.enqueue(part)
+                controller.close()
+              }
+            }),
+            { status: 200, headers: { "content-type": "text/event-stream" } }
+          )
+        ))
+      )
+    ))
+  )
+
+describe("Chat.stream framing", () => {
+  const tokens = fc.array(fc.string({ unit: "grapheme", minLength: 1, maxLength: 6 }), { minLength: 1, maxLength: 30 })
+
+  it.effect("decodes the same chunks at any split of the body, and accumulates the full text", () =>
+    Effect.promise(() =>
+      fc.assert(
+        fc.asyncProperty(tokens, fc.array(fc.nat(), { maxLength: 30 }), lineEnding, async (words, offsets, eol) => {
+          const usage = { prompt_tokens: 1, completion_tokens: words.length, total_tokens: 1 + words.length }
+          const events = [
+            chunkJson({ role: "assistant" }),
+            ...words.map((w) => chunkJson({ content: w })),
+            chunkJson({ content: "" }, "stop", usage),
+            "[DONE]"
+          ]
+          const bytes = encoder.encode(events.map((e) => `data: ${e}${eol}${eol}`).join(""))
+          const completion = await Effect.runPromise(
+            Chat.stream({ model: "fpmodel-mini", messages: [{ role: "user", content: "x" }] }).pipe(
+              Chat.accumulate,
+              Effect.provide(clientWithBody(splitAt(bytes, offsets)))
+            )
+          )
+          expect(completion.choices[0]!.message.content).toBe(words.join(""))
+          expect(completion.choices[0]!.finish_reason).toBe("stop")
+          expect(completion.usage).toEqual(usage)
+        }),
+        { numRuns: 100 }
+      )
+    ))
+
+  it.effect("merges tool-call arguments by index", () =>
+    Effect.gen(function*() {
+      const events = [
+        chunkJson({ role: "assistant" }),
+        chunkJson({
+          tool_calls: [{ index: 0, id: "call_a", type: "function", function: { name: "get_weather", arguments: "" } }]
+        }),
+        chunkJson({
+          tool_calls: [{
+            index: 1,
+            id: "call_b",
+            type: "function",
+            function: { name: "get_time", arguments: "{\"tz\"" }
+          }]
+        }),
+        chunkJson({ tool_calls: [{ index: 0, function: { arguments: "{\"city\":" } }] }),
+        chunkJson({ tool_calls: [{ index: 0, function: { arguments: "\"Oslo\"}" } }] }),
+        chunkJson({ tool_calls: [{ index: 1, function: { arguments: ":\"UTC\"}" } }] }),
+        chunkJson({}, "tool_calls", { prompt_tokens: 4, completion_tokens: 9, total_tokens: 13 }),
+        "[DONE]"
+      ]
+      const body = encoder.encode(events.map((e) => `data: ${e}\n\n`).join(""))
+      const completion = yield* Chat.stream({ model: "fpmodel-mini", messages: [{ role: "user", content: "x" }] })
+        .pipe(Chat.accumulate, Effect.provide(clientWithBody([body])))
+      expect(completion.choices[0]!.message.tool_calls).toEqual([
+        { id: "call_a", type: "function", function: { name: "get_weather", arguments: "{\"city\":\"Oslo\"}" } },
+        { id: "call_b", type: "function", function: { name: "get_time", arguments: "{\"tz\":\"UTC\"}" } }
+      ])
+      expect(completion.choices[0]!.finish_reason).toBe("tool_calls")
+    }))
+
+  it.effect("fails with DecodeError on an event that is not JSON, and stops at [DONE]", () =>
+    Effect.gen(function*() {
+      const bad = yield* Chat.stream({ model: "m", messages: [{ role: "user", content: "x" }] }).pipe(
+        Stream.runCollect,
+        Effect.either,
+        Effect.provide(clientWithBody([encoder.encode("data: {not json\n\n")]))
+      )
+      expect(Either.isLeft(bad) && bad.left._tag).toBe("DecodeError")
+      const afterDone = yield* Chat.stream({ model: "m", messages: [{ role: "user", content: "x" }] }).pipe(
+        Chat.textDeltas,
+        Stream.runCollect,
+        Effect.provide(clientWithBody([
+          encoder.encode(`data: ${chunkJson({ content: "a" })}\n\ndata: [DONE]\n\ndata: {garbage\n\n`)
+        ]))
+      )
+      expect(Chunk.toReadonlyArray(afterDone)).toEqual(["a"])
+    }))
+})
