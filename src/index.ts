@@ -7,12 +7,27 @@
 /**
  * @since 0.1.0
  */
+export * as AssistantSchema from "./AssistantSchema.js"
+
+/**
+ * @since 0.1.0
+ */
+export * as Assistants from "./Assistants.js"
+
+/**
+ * @since 0.1.0
+ */
 export * as Chat from "./Chat.js"
 
 /**
  * @since 0.1.0
  */
 export * as ChatSchema from "./ChatSchema.js"
+
+/**
+ * @since 0.1.0
+ */
+export * as Maestro from "./Maestro.js"
 
 /**
  * @since 0.1.0

@@ -29,3 +29,24 @@ export const validateRequest = <A, I>(
       })
     )
 }
+
+/**
+ * An identifier as a URL path segment, encoded. An empty id, `.` or `..` fails: URLs resolve them to
+ * another resource (`/runs/`, or the parent), whatever the encoding.
+ */
+export const pathSegment = (
+  operation: string,
+  field: string,
+  id: string
+): Effect.Effect<string, ValidationError> =>
+  typeof id === "string" && id !== "" && id !== "." && id !== ".."
+    ? Effect.succeed(encodeURIComponent(id))
+    : Effect.fail(
+      new ValidationError({
+        operation,
+        source: "client",
+        issues: [
+          new ValidationIssue({ path: field, message: `${field} must be a non-empty string other than "." and ".."` })
+        ]
+      })
+    )
