@@ -5,6 +5,7 @@
  * @since 0.1.0
  */
 import * as Schema from "effect/Schema"
+import { showValue, withWholeChecks } from "./internal/issues.js"
 
 /** Longest allowed stop sequence: 64K characters. */
 const maxStopLength = 64 * 1024
@@ -202,48 +203,61 @@ export const ChatRequestFields = Schema.Struct({
   stream: Schema.optional(Schema.Boolean)
 })
 
-/** The rules that relate several fields, each reported at the field to change. */
-const chatCrossFieldRules = (request: typeof ChatRequestFields.Type): ReadonlyArray<Schema.FilterIssue> => {
+const isRecord = (value: unknown): value is Readonly<Record<string, unknown>> =>
+  typeof value === "object" && value !== null && !Array.isArray(value)
+
+/**
+ * The rules that relate several fields, each reported at the field to change. They read the raw request,
+ * looking only at fields of the right kind, so they are reported together with any field-level breach.
+ */
+const chatCrossFieldRules = (input: unknown): ReadonlyArray<Schema.FilterIssue> => {
+  if (!isRecord(input)) return []
   const issues: Array<Schema.FilterIssue> = []
-  const n = request.n ?? 1
-  if (n > 1 && request.temperature === 0) {
+  const n = typeof input.n === "number" ? input.n : 1
+  const streamed = input.stream === true
+  if (n > 1 && input.temperature === 0) {
     issues.push({
       path: ["temperature"],
       message: "temperature 0 with n > 1 would give n identical answers: raise temperature or set n to 1"
     })
   }
-  if (request.stream === true && n !== 1) {
+  if (streamed && n !== 1) {
     issues.push({ path: ["n"], message: "a streamed completion has exactly one choice: set n to 1" })
   }
-  if (request.stream === true && request.tools !== undefined && request.tools.length > 0) {
+  if (streamed && Array.isArray(input.tools) && input.tools.length > 0) {
     issues.push({ path: ["stream"], message: "tools cannot be used with a streamed completion: set stream to false" })
   }
-  const callIds = new Set<string>()
-  request.messages.forEach((message, index) => {
-    if (message.role === "assistant") {
-      for (const call of message.tool_calls ?? []) {
-        if (call.id !== undefined) callIds.add(call.id)
+  if (Array.isArray(input.messages)) {
+    const callIds = new Set<string>()
+    input.messages.forEach((message: unknown, index) => {
+      if (!isRecord(message)) return
+      if (message.role === "assistant" && Array.isArray(message.tool_calls)) {
+        for (const call of message.tool_calls as ReadonlyArray<unknown>) {
+          if (isRecord(call) && typeof call.id === "string") callIds.add(call.id)
+        }
+      } else if (
+        message.role === "tool" && typeof message.tool_call_id === "string" && !callIds.has(message.tool_call_id)
+      ) {
+        issues.push({
+          path: ["messages", index, "tool_call_id"],
+          message: `no earlier assistant message has a tool call with id ${
+            showValue(message.tool_call_id)
+          }: a tool message must answer one`
+        })
       }
-    } else if (message.role === "tool" && !callIds.has(message.tool_call_id)) {
-      issues.push({
-        path: ["messages", index, "tool_call_id"],
-        message:
-          `no earlier assistant message has a tool call with id "${message.tool_call_id}": a tool message must answer one`
-      })
-    }
-  })
+    })
+  }
   return issues
 }
 
 /**
- * A chat completion request, with every rule of the interface.
+ * A chat completion request, with every rule of the interface. The rules that relate several fields are
+ * checked even when a field breaks its own rule, so one failure lists every problem.
  *
  * @since 0.1.0
  * @category schemas
  */
-export const ChatRequest = ChatRequestFields.pipe(
-  Schema.filter(chatCrossFieldRules, { identifier: "ChatRequest" })
-)
+export const ChatRequest = withWholeChecks(ChatRequestFields, chatCrossFieldRules, { identifier: "ChatRequest" })
 
 /**
  * @since 0.1.0

@@ -5,6 +5,7 @@
  * @since 0.1.0
  */
 import * as Schema from "effect/Schema"
+import { showValue, withWholeChecks } from "./internal/issues.js"
 
 /** Most requirements one run may carry. */
 const maxRequirements = 10
@@ -32,13 +33,22 @@ export const RunMessage = Schema.Struct({
  */
 export type RunMessage = typeof RunMessage.Type
 
-const alternatingIssues = (messages: ReadonlyArray<RunMessage>): Array<Schema.FilterIssue> => {
+const isRecord = (value: unknown): value is Readonly<Record<string, unknown>> =>
+  typeof value === "object" && value !== null && !Array.isArray(value)
+
+const isTurnRole = (role: unknown): role is RunMessage["role"] => role === "user" || role === "assistant"
+
+/** Two turns of the same role in a row, reported at the second; turns with another role are reported alone. */
+const alternatingIssues = (input: unknown): Array<Schema.FilterIssue> => {
   const issues: Array<Schema.FilterIssue> = []
-  for (let i = 1; i < messages.length; i++) {
-    if (messages[i]!.role === messages[i - 1]!.role) {
+  if (!Array.isArray(input)) return issues
+  const roles = input.map((message: unknown) => isRecord(message) ? message.role : undefined)
+  for (let i = 1; i < roles.length; i++) {
+    const role = roles[i]
+    if (isTurnRole(role) && role === roles[i - 1]) {
       issues.push({
         path: [i, "role"],
-        message: `messages must alternate between user and assistant: two "${messages[i]!.role}" turns in a row`
+        message: `messages must alternate between user and assistant: two "${role}" turns in a row`
       })
     }
   }
@@ -53,7 +63,7 @@ const alternatingIssues = (messages: ReadonlyArray<RunMessage>): Array<Schema.Fi
  */
 export const RunInput = Schema.Union(
   Schema.String,
-  Schema.Array(RunMessage).pipe(Schema.filter(alternatingIssues))
+  withWholeChecks(Schema.Array(RunMessage), alternatingIssues)
 )
 
 // ---------------------------------------------------------------------------------------------------------
@@ -97,11 +107,12 @@ export type Requirement = typeof Requirement.Type
  * @since 0.1.0
  * @category schemas
  */
-export const Requirements = Schema.Array(Requirement).pipe(
-  Schema.filter((requirements) =>
-    requirements.length <= maxRequirements ||
-    `at most ${maxRequirements} requirements per run (got ${requirements.length})`
-  )
+export const Requirements = withWholeChecks(
+  Schema.Array(Requirement),
+  (input) =>
+    Array.isArray(input) && input.length > maxRequirements
+      ? [{ path: [], message: `at most ${maxRequirements} requirements per run (got ${input.length}): remove some` }]
+      : []
 )
 
 // ---------------------------------------------------------------------------------------------------------
@@ -120,7 +131,9 @@ const isAbsoluteUrl = (value: string): boolean => {
 }
 
 const AbsoluteUrl = Schema.String.pipe(
-  Schema.filter((value) => isAbsoluteUrl(value) || `"${value}" is not a fully qualified http(s) URL`)
+  Schema.filter((value) =>
+    isAbsoluteUrl(value) || `${showValue(value)} is not a fully qualified URL: use https://host/path`
+  )
 )
 
 const domain = String.raw`(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z][A-Za-z0-9-]{0,62}`
@@ -138,7 +151,9 @@ export const isWebSearchUrl = (value: string): boolean => webSearchUrlPattern.te
 const WebSearchUrl = Schema.String.pipe(
   Schema.filter((value) =>
     isWebSearchUrl(value) ||
-    `"${value}" is not a web search filter: use https://<domain>, <domain>, <domain>/<path> or <subdomain>.<domain>`
+    `${
+      showValue(value)
+    } is not a web search filter: use https://<domain>, <domain>, <domain>/<path> or <subdomain>.<domain>`
   )
 )
 
@@ -218,23 +233,24 @@ export type RunTool = typeof RunTool.Type
  * @since 0.1.0
  * @category schemas
  */
-export const RunTools = Schema.Array(RunTool).pipe(
-  Schema.filter((tools) => {
-    const issues: Array<Schema.FilterIssue> = []
-    const labels = new Set<string>()
-    tools.forEach((tool, index) => {
-      if (tool.type !== "mcp") return
-      if (labels.has(tool.server_label)) {
-        issues.push({
-          path: [index, "server_label"],
-          message: `server_label "${tool.server_label}" is used by another mcp tool of this run: labels are unique`
-        })
-      }
-      labels.add(tool.server_label)
-    })
-    return issues
+export const RunTools = withWholeChecks(Schema.Array(RunTool), (input) => {
+  const issues: Array<Schema.FilterIssue> = []
+  if (!Array.isArray(input)) return issues
+  const labels = new Set<string>()
+  input.forEach((tool: unknown, index) => {
+    if (!isRecord(tool) || tool.type !== "mcp" || typeof tool.server_label !== "string") return
+    if (labels.has(tool.server_label)) {
+      issues.push({
+        path: [index, "server_label"],
+        message: `server_label ${
+          showValue(tool.server_label)
+        } is used by another mcp tool of this run: give each server its own label`
+      })
+    }
+    labels.add(tool.server_label)
   })
-)
+  return issues
+})
 
 /**
  * The older body shape that sets search filters through `tool_resources` instead of `tools`.
@@ -294,8 +310,12 @@ export const ResponseLanguage = Schema.Literal(
  * @since 0.1.0
  * @category schemas
  */
-export const RunModels = Schema.Array(Schema.String).pipe(
-  Schema.filter((models) => models.length <= 1 || `a run uses a single model (got ${models.length})`)
+export const RunModels = withWholeChecks(
+  Schema.Array(Schema.String),
+  (input) =>
+    Array.isArray(input) && input.length > 1
+      ? [{ path: [], message: `a run uses a single model (got ${input.length}): keep one` }]
+      : []
 )
 
 /**

@@ -1,7 +1,12 @@
 /**
- * Turning schema parse failures into the flat, path-addressed issues that `ValidationError` carries.
+ * Turning schema parse failures into the flat, path-addressed issues that `ValidationError` carries, and
+ * checks over a whole value that run even when one of its parts breaks its own rule.
  */
+import * as Either from "effect/Either"
+import * as Option from "effect/Option"
 import * as ParseResult from "effect/ParseResult"
+import * as Schema from "effect/Schema"
+import * as AST from "effect/SchemaAST"
 
 /** One problem with a request: where it is (`messages[2].tool_call_id`) and what to do about it. */
 export interface Issue {
@@ -19,16 +24,191 @@ export const formatPath = (path: ReadonlyArray<PropertyKey>): string => {
   return out === "" ? "(root)" : out
 }
 
-/** Every issue of a parse failure, each with its path, de-duplicated. */
-export const fromParseError = (error: ParseResult.ParseError): ReadonlyArray<Issue> => {
-  const seen = new Set<string>()
-  const issues: Array<Issue> = []
-  for (const issue of ParseResult.ArrayFormatter.formatErrorSync(error)) {
-    const path = formatPath(issue.path)
-    const key = `${path}\u0000${issue.message}`
-    if (seen.has(key)) continue
-    seen.add(key)
-    issues.push({ path, message: issue.message })
+/** Longest rendering of a caller's value inside a message: a 64K stop sequence must not fill the log. */
+const maxShownLength = 60
+
+const render = (value: unknown): string => {
+  if (typeof value === "string") return JSON.stringify(value)
+  if (typeof value === "function") return "a function"
+  if (typeof value !== "object" || value === null) return String(value)
+  try {
+    return JSON.stringify(value) ?? String(value)
+  } catch {
+    return Object.prototype.toString.call(value)
   }
-  return issues
 }
+
+/** A value as a message shows it: JSON-like, cut short when long. */
+export const showValue = (value: unknown): string => {
+  const text = render(value)
+  return text.length <= maxShownLength ? text : `${text.slice(0, maxShownLength - 1)}…`
+}
+
+const isUndefinedMember = (ast: AST.AST): boolean => ast._tag === "UndefinedKeyword"
+
+/** What a schema expects, in words: `a string`, `one of "low", "medium", "high"`, `an object`. */
+const describe = (ast: AST.AST): string => {
+  switch (ast._tag) {
+    case "Literal":
+      return ast.literal === null ? "null" : JSON.stringify(ast.literal)
+    case "StringKeyword":
+      return "a string"
+    case "NumberKeyword":
+      return "a number"
+    case "BooleanKeyword":
+      return "a boolean"
+    case "UndefinedKeyword":
+      return "undefined"
+    case "TypeLiteral":
+    case "TupleType":
+    case "Declaration": {
+      const named = Option.orElse(AST.getIdentifierAnnotation(ast), () => AST.getTitleAnnotation(ast))
+      if (Option.isSome(named)) return named.value
+      if (ast._tag === "Declaration" && ast.typeParameters.length === 1) return describe(ast.typeParameters[0]!)
+      return ast._tag === "TupleType" ? "an array" : ast._tag === "TypeLiteral" ? "an object" : String(ast)
+    }
+    case "Refinement":
+      return describe(ast.from)
+    case "Transformation":
+      return describe(ast.from)
+    case "Union": {
+      const members = ast.types.filter((member) => !isUndefinedMember(member))
+      if (members.length === 1) return describe(members[0]!)
+      const words = Array.from(new Set(members.map(describe)))
+      return members.every((member) => member._tag === "Literal")
+        ? `one of ${words.join(", ")}`
+        : words.join(" or ")
+    }
+    default:
+      return String(ast)
+  }
+}
+
+/** The `message` annotation of a schema, when it is a plain string or function of the issue. */
+const annotatedMessage = (issue: ParseResult.ParseIssue): string | undefined => {
+  if (!("ast" in issue)) return undefined
+  const annotation = AST.getMessageAnnotation(issue.ast)
+  if (Option.isNone(annotation)) return undefined
+  const message = annotation.value(issue)
+  if (typeof message === "string") return message
+  if (typeof message === "object" && message !== null && "message" in message && typeof message.message === "string") {
+    return message.message
+  }
+  return undefined
+}
+
+/** A failure that only says "this value is not of that kind" (as opposed to one inside a matching value). */
+const isShallow = (issue: ParseResult.ParseIssue): boolean => {
+  switch (issue._tag) {
+    case "Type":
+      return issue.message === undefined
+    case "Refinement":
+      return issue.kind === "From" && isShallow(issue.issue)
+    case "Transformation":
+      return issue.kind === "Encoded" && isShallow(issue.issue)
+    case "Composite":
+      return AST.isUnion(issue.ast) && toArray(issue.issues).every(isShallow)
+    default:
+      return false
+  }
+}
+
+const toArray = <A>(value: A | ReadonlyArray<A>): ReadonlyArray<A> =>
+  Array.isArray(value) ? value as ReadonlyArray<A> : [value as A]
+
+const leaves = (issue: ParseResult.ParseIssue, path: ReadonlyArray<PropertyKey>, out: Array<Issue>): void => {
+  const add = (message: string): void => {
+    out.push({ path: formatPath(path), message })
+  }
+  switch (issue._tag) {
+    case "Type":
+      return add(
+        issue.message ?? annotatedMessage(issue) ?? `expected ${describe(issue.ast)}, got ${showValue(issue.actual)}`
+      )
+    case "Missing":
+      return add(issue.message ?? "is missing: this field is required")
+    case "Unexpected":
+      return add(issue.message ?? "is not a known field")
+    case "Forbidden":
+      return add(issue.message ?? "cannot be checked synchronously")
+    case "Pointer":
+      return leaves(issue.issue, [...path, ...toArray(issue.path)], out)
+    case "Refinement": {
+      const message = issue.kind === "Predicate" ? annotatedMessage(issue) : undefined
+      return message === undefined ? leaves(issue.issue, path, out) : add(message)
+    }
+    case "Transformation":
+      return leaves(issue.issue, path, out)
+    case "Composite": {
+      const members = toArray(issue.issues)
+      if (!AST.isUnion(issue.ast)) {
+        for (const member of members) leaves(member, path, out)
+        return
+      }
+      // A union reports one failure per member; keep those where the value had the member's shape, or else
+      // say once what was expected (an optional field's `undefined` member is never what the caller meant).
+      const meant = members.filter((member) => !(member._tag === "Type" && isUndefinedMember(member.ast)))
+      const deep = meant.filter((member) => !isShallow(member))
+      if (deep.length > 0) {
+        for (const member of deep) leaves(member, path, out)
+      } else if (meant.length === 1) {
+        leaves(meant[0]!, path, out)
+      } else {
+        add(`expected ${describe(issue.ast)}, got ${showValue(issue.actual)}`)
+      }
+      return
+    }
+  }
+}
+
+/** Every issue of a parse failure, each with its path and a message a person can act on, de-duplicated. */
+export const fromParseError = (error: ParseResult.ParseError): ReadonlyArray<Issue> => fromParseIssue(error.issue)
+
+/** Every issue of a parse issue tree (see `fromParseError`). */
+export const fromParseIssue = (issue: ParseResult.ParseIssue): ReadonlyArray<Issue> => {
+  const found: Array<Issue> = []
+  leaves(issue, [], found)
+  const seen = new Set<string>()
+  return found.filter((item) => {
+    const key = `${item.path}\u0000${item.message}`
+    if (seen.has(key)) return false
+    seen.add(key)
+    return true
+  })
+}
+
+const valueAt = (value: unknown, path: ReadonlyArray<PropertyKey>): unknown => {
+  let current = value
+  for (const key of path) {
+    if (typeof current !== "object" || current === null) return undefined
+    current = (current as Record<PropertyKey, unknown>)[key]
+  }
+  return current
+}
+
+/**
+ * Adds checks over the whole value (rules that relate several fields or elements) that run on the input
+ * even when a part breaks its own rule, so that one answer lists every broken rule. `checks` sees the raw
+ * input and must only look at parts that have the expected kind.
+ */
+export const withWholeChecks = <A, I>(
+  schema: Schema.Schema<A, I>,
+  checks: (input: unknown) => ReadonlyArray<Schema.FilterIssue>,
+  annotations?: Schema.Annotations.Schema<A, readonly [A]>
+): Schema.Schema<A, I> =>
+  Schema.declare([schema], {
+    decode: (parts) => (input, options, ast) => {
+      const decoded = ParseResult.decodeUnknownEither(parts)(input, options)
+      const found = checks(input)
+      if (found.length === 0) return decoded
+      const issues = found.map(({ message, path }): ParseResult.ParseIssue => {
+        const type = new ParseResult.Type(ast, valueAt(input, path), message)
+        return path.length === 0 ? type : new ParseResult.Pointer(path as ParseResult.Path, input, type)
+      })
+      const all: [ParseResult.ParseIssue, ...Array<ParseResult.ParseIssue>] = Either.isLeft(decoded)
+        ? [decoded.left, ...issues]
+        : [issues[0]!, ...issues.slice(1)]
+      return Either.left(new ParseResult.Composite(ast, input, all))
+    },
+    encode: (parts) => (input, options) => ParseResult.encodeUnknownEither(parts)(input, options)
+  }, annotations)
