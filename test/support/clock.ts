@@ -34,3 +34,14 @@ export const waitUntil = (condition: () => boolean, maxTurns = 10_000): Effect.E
     }
     return yield* Effect.dieMessage(`condition not reached after ${maxTurns} event-loop turns`)
   })
+
+/** Advances the test clock by `total` in steps of `step`, letting socket events run between steps. */
+export const advanceBy = (total: Duration.DurationInput, step: Duration.DurationInput): Effect.Effect<void> =>
+  Effect.gen(function*() {
+    const steps = Math.ceil(Duration.toMillis(total) / Duration.toMillis(step))
+    for (let i = 0; i < steps; i++) {
+      yield* ioTurn
+      yield* TestClock.adjust(step)
+    }
+    yield* ioTurn
+  })
