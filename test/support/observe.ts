@@ -2,7 +2,9 @@
  * Recording what a program emits: every log line at every level, and every span with its attributes and
  * events, so tests can assert what does (and does not) leave the SDK.
  */
+import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
 import * as Logger from "effect/Logger"
 import * as LogLevel from "effect/LogLevel"
@@ -47,7 +49,8 @@ const recordingTracer = (spans: Array<RecordedSpan>): Tracer.Tracer =>
         kind,
         end(endTime, exit) {
           status = { _tag: "Ended", startTime, endTime, exit }
-          recorded.exit = exit
+          // What an exporter records of the end of a span: its status and, on failure, the rendered cause.
+          recorded.exit = Exit.isSuccess(exit) ? "ok" : Cause.pretty(exit.cause)
         },
         attribute(key, value) {
           recorded.attributes.set(key, value)
@@ -90,7 +93,7 @@ export const makeRecording = (): { readonly recording: Recording; readonly layer
         span.name,
         ...[...span.attributes.entries()].map(([k, v]) => `${k}=${show(v)}`),
         ...span.events.map((event) => `${event.name} ${show(event.attributes)}`),
-        show(span.exit === undefined ? undefined : String(span.exit))
+        show(span.exit)
       ])
     ].join("\n")
   return { recording: { logs, spans, text }, layer }

@@ -1,0 +1,141 @@
+import { FetchHttpClient } from "@effect/platform"
+import { describe, expect, it } from "@effect/vitest"
+import { Cause, Effect, Exit, Fiber, Layer, Redacted, Stream } from "effect"
+import { Chat, Maestro, StudioClient } from "../src/index.js"
+import { advanceUntil, waitUntil } from "./support/clock.js"
+import { findSpan, logAtEveryLevel, makeRecording } from "./support/observe.js"
+import { type ScriptedResponse, testServer } from "./support/testServer.js"
+
+const canaryKey = "sk-CANARY-KEY-5b1f0c9e2d"
+const canaryMcp = "Bearer CANARY-MCP-81d2"
+const canaryHttp = "CANARY-HTTP-4c7a"
+const canaries = [canaryKey, canaryMcp, canaryHttp, "CANARY"]
+
+const completion = {
+  id: "chat-1",
+  choices: [{ index: 0, message: { role: "assistant", content: "ok" }, finish_reason: "stop" }],
+  usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 }
+}
+
+const runRequest = {
+  input: "Summarise the page",
+  tools: [
+    {
+      type: "mcp" as const,
+      server_label: "docs",
+      server_url: "https://mcp.example.com",
+      headers: { Authorization: canaryMcp }
+    },
+    {
+      type: "http" as const,
+      function: { name: "lookup" },
+      endpoint: { url: "https://api.example.com/lookup", headers: { "x-api-key": canaryHttp } }
+    }
+  ]
+}
+
+/** Every way a call can end, each answered by the server as scripted. */
+const scenarios: ReadonlyArray<readonly [string, ScriptedResponse]> = [
+  ["success", { json: completion }],
+  ["400", { status: 400, json: { detail: "bad" } }],
+  ["401", { status: 401, json: { detail: "Forbidden: Bad or missing API token." } }],
+  ["404", { status: 404, json: { detail: "missing" } }],
+  ["422", { status: 422, json: { detail: [{ loc: ["body", "model"], msg: "bad", type: "x" }] } }],
+  ["429", { status: 429, json: { detail: "slow" }, headers: { "retry-after": "1" } }],
+  ["500", { status: 500, json: { detail: "boom" } }],
+  ["malformed", { body: "{" }],
+  ["wrong shape", { json: { id: 3 } }],
+  ["dropped", { drop: true }],
+  ["cut stream", { chunks: ["data: {\"id\":\"x\",\"choices\":[]}\n\n"] }]
+]
+
+const showError = (error: unknown): string =>
+  [String(error), JSON.stringify(error), (error as Error).message ?? "", (error as Error).stack ?? ""].join("\n")
+
+describe("secrets never leave the SDK", () => {
+  it.effect("the API key and tool credentials appear in no error, log line or span, in any outcome", () => {
+    const { layer: observe, recording } = makeRecording()
+    return Effect.gen(function*() {
+      const seen: Array<string> = []
+      for (const [name, answer] of scenarios) {
+        yield* Effect.scoped(Effect.gen(function*() {
+          const server = yield* testServer(() => answer)
+          const client = StudioClient.layer({ apiKey: Redacted.make(canaryKey), baseUrl: server.url }).pipe(
+            Layer.provide(FetchHttpClient.layer)
+          )
+          const calls = [
+            Chat.create({ model: "fpmodel-mini", messages: [{ role: "user", content: "Hi" }] }),
+            Chat.stream({ model: "fpmodel-mini", messages: [{ role: "user", content: "Hi" }] }).pipe(Stream.runDrain),
+            Maestro.create(runRequest)
+          ]
+          for (const call of calls) {
+            const fiber = yield* call.pipe(
+              StudioClient.withRequestOptions({ maxRetries: 1 }),
+              Effect.provide(client),
+              Effect.exit,
+              Effect.fork
+            )
+            yield* advanceUntil(() => fiber.unsafePoll() !== null, "500 millis")
+            const exit = yield* Fiber.join(fiber)
+            if (Exit.isFailure(exit)) {
+              for (const error of Cause.failures(exit.cause)) seen.push(showError(error))
+              seen.push(Cause.pretty(exit.cause))
+            }
+          }
+          // Tool credentials travel in the request body to the service, never as headers of the SDK's requests.
+          for (const request of server.requests) {
+            const headers = JSON.stringify(request.headers)
+            expect(headers).not.toContain(canaryMcp)
+            expect(headers).not.toContain(canaryHttp)
+            expect(request.headers["authorization"]).toBe(`Bearer ${canaryKey}`)
+          }
+          const runBodies = server.requests.filter((request) => request.url === "/studio/v1/maestro/runs")
+          for (const request of runBodies) expect(request.body).toContain(canaryMcp)
+          expect(server.requests.length, name).toBeGreaterThan(0)
+        }))
+      }
+      yield* logAtEveryLevel("recorder check")
+      const everything = [...seen, recording.text()].join("\n")
+      // The recording really captured errors, logs and spans: the assertions below can fail.
+      expect(seen.length).toBeGreaterThan(10)
+      expect(recording.logs.some((line) => line.includes("recorder check"))).toBe(true)
+      expect(recording.logs.some((line) => line.includes("studio request attempt failed"))).toBe(true)
+      const chatSpan = findSpan(recording, "studio.chat.create")
+      expect(chatSpan._tag).toBe("Some")
+      if (chatSpan._tag === "Some") expect(chatSpan.value.attributes.get("gen_ai.request.model")).toBe("fpmodel-mini")
+      expect(recording.spans.some((span) => span.attributes.has("http.request.header.authorization"))).toBe(true)
+      for (const canary of canaries) expect(everything).not.toContain(canary)
+    }).pipe(Effect.provide(observe))
+  })
+
+  it.effect("span attributes follow the GenAI conventions, with usage from the response", () =>
+    Effect.gen(function*() {
+      const { layer, recording } = makeRecording()
+      yield* Effect.scoped(Effect.gen(function*() {
+        const server = yield* testServer(() => ({ json: completion }))
+        yield* Chat.create({
+          model: "fpmodel-large",
+          messages: [{ role: "user", content: "Hi" }],
+          max_tokens: 64,
+          temperature: 0.2
+        }).pipe(
+          Effect.provide(StudioClient.layer({ apiKey: Redacted.make(canaryKey), baseUrl: server.url })),
+          Effect.provide(FetchHttpClient.layer)
+        )
+        yield* waitUntil(() => recording.spans.length > 0)
+      })).pipe(Effect.provide(layer))
+      const span = findSpan(recording, "studio.chat.create")
+      expect(span._tag).toBe("Some")
+      if (span._tag !== "Some") return
+      const attributes = Object.fromEntries(span.value.attributes)
+      expect(attributes).toMatchObject({
+        "gen_ai.operation.name": "chat",
+        "gen_ai.request.model": "fpmodel-large",
+        "gen_ai.request.max_tokens": 64,
+        "gen_ai.request.temperature": 0.2,
+        "gen_ai.response.id": "chat-1",
+        "gen_ai.usage.input_tokens": 1,
+        "gen_ai.usage.output_tokens": 1
+      })
+    }))
+})
