@@ -1,0 +1,16 @@
+/**
+ * The client every example runs with: the real service when `STUDIO_API_KEY` is set, otherwise the
+ * reference service embedded in memory (no account, no network).
+ */
+import { FetchHttpClient } from "@effect/platform"
+import { Layer } from "effect"
+import { StudioClient } from "studio-effect"
+import * as Reference from "studio-effect/reference"
+
+export const usingRealService = (process.env["STUDIO_API_KEY"] ?? "") !== ""
+
+export const StudioLive: Layer.Layer<StudioClient.StudioClient, unknown> = usingRealService
+  ? StudioClient.layerConfig().pipe(Layer.provide(FetchHttpClient.layer))
+  : Reference.layerClient()
+
+export const target = usingRealService ? "the Studio service" : "the embedded reference service"
