@@ -1,0 +1,65 @@
+/**
+ * Validating a value the way the client does (every issue, unknown fields kept) and checking what comes out.
+ */
+import { expect } from "@effect/vitest"
+import * as Either from "effect/Either"
+import * as Schema from "effect/Schema"
+import { fromParseError, type Issue } from "../../src/internal/issues.js"
+
+/** The options the client validates requests with. */
+export const parseOptions = { errors: "all", onExcessProperty: "preserve" } as const
+
+/** The decoded value, or every issue found. */
+export const validate = <A, I>(schema: Schema.Schema<A, I>, input: unknown): Either.Either<A, ReadonlyArray<Issue>> =>
+  Either.mapLeft(Schema.decodeUnknownEither(schema, parseOptions)(input), fromParseError)
+
+/**
+ * A message a person can act on: it says something, is short enough to read in a log line, and is not a
+ * schema dump (an `Expected undefined` from an optional field, or the type of the whole request).
+ */
+export const expectActionable = (issue: Issue): void => {
+  expect(issue.path).not.toBe("")
+  expect(issue.message.trim().length).toBeGreaterThan(0)
+  expect(issue.message.length).toBeLessThanOrEqual(300)
+  expect(issue.message).not.toMatch(/Expected undefined|readonly |\| filter/)
+}
+
+/** Fails unless the value is accepted, and returns it decoded. */
+export const expectValid = <A, I>(schema: Schema.Schema<A, I>, input: unknown): A => {
+  const result = validate(schema, input)
+  if (Either.isLeft(result)) {
+    expect.fail(`expected a valid request, got issues: ${JSON.stringify(result.left)}`)
+  }
+  return (result as Either.Right<never, A>).right
+}
+
+/** Fails unless the value is rejected; returns the issues, each checked to be actionable. */
+export const expectIssues = <A, I>(schema: Schema.Schema<A, I>, input: unknown): ReadonlyArray<Issue> => {
+  const result = validate(schema, input)
+  if (Either.isRight(result)) expect.fail("expected issues, but the request was accepted")
+  const issues = (result as Either.Left<ReadonlyArray<Issue>, never>).left
+  expect(issues.length).toBeGreaterThan(0)
+  issues.forEach(expectActionable)
+  return issues
+}
+
+/** The request is rejected with issues at exactly these paths (in any order) and nowhere else. */
+export const expectIssuesAt = <A, I>(
+  schema: Schema.Schema<A, I>,
+  input: unknown,
+  paths: ReadonlyArray<string>,
+  message?: RegExp
+): ReadonlyArray<Issue> => {
+  const issues = expectIssues(schema, input)
+  expect([...new Set(issues.map((issue) => issue.path))].sort()).toEqual([...new Set(paths)].sort())
+  if (message !== undefined) {
+    for (const issue of issues) expect(issue.message).toMatch(message)
+  }
+  return issues
+}
+
+/** A deep copy of a generated request that a test may change. */
+export const copy = <A>(value: A): Mutable<A> => structuredClone(value) as Mutable<A>
+
+/** A request as a test changes it: every field writable and any value allowed. */
+export type Mutable<A> = { -readonly [K in keyof A]: any }
