@@ -1,0 +1,316 @@
+/**
+ * The reference service as one `HttpApp`, routed with `@effect/platform`'s router: chat completions
+ * (whole or streamed), orchestration runs, and the assistant resource, behind bearer auth, with optional
+ * rate limiting and fault injection. Requests are validated with the SDK's own schemas.
+ *
+ * @since 0.1.0
+ */
+import type * as HttpApp from "@effect/platform/HttpApp"
+import * as HttpRouter from "@effect/platform/HttpRouter"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import type * as Schema from "effect/Schema"
+import * as Stream from "effect/Stream"
+import * as AssistantSchema from "../AssistantSchema.js"
+import { ChatRequest } from "../ChatSchema.js"
+import { RunRequest } from "../MaestroSchema.js"
+import { chatModels, runModels } from "../Models.js"
+import { makeAssistantStore, mergeRunConfiguration } from "./assistants.js"
+import * as Chat from "./chat.js"
+import {
+  type ConnectionDropped,
+  cutBody,
+  dropConnection,
+  type Fault,
+  type FaultPlan,
+  faultsFor,
+  type RateLimitOptions
+} from "./faults.js"
+import { makeIds } from "./ids.js"
+import { builtIn, type Model, type Reply, script } from "./model.js"
+import { makeRunStore, type RunFailure } from "./runs.js"
+import * as Sse from "./sse.js"
+import * as Wire from "./wire.js"
+
+/**
+ * Options of the reference service. Everything is optional: by default it accepts any bearer token,
+ * answers with the built-in model (seed 0), completes runs in steps of 200 ms of Effect's clock, and
+ * neither limits rates nor injects faults.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface ReferenceOptions {
+  /** The API keys it accepts; when omitted, any non-empty bearer token. */
+  readonly apiKeys?: ReadonlyArray<string> | undefined
+  /** The seed of the built-in model and of identifiers (default 0). */
+  readonly seed?: number | undefined
+  /** The model: a function from request to reply, or a script of replies given in order. */
+  readonly model?: Model | ReadonlyArray<Reply> | undefined
+  /** Model identifiers accepted besides the interface's own. */
+  readonly extraModels?: ReadonlyArray<string> | undefined
+  /** How long one step of a run takes on Effect's clock (default 200 ms). */
+  readonly runStepDuration?: Duration.DurationInput | undefined
+  /** Makes chosen runs fail, with the returned `error.message`. */
+  readonly failRun?: RunFailure | undefined
+  /** Rate limiting per API key; off when omitted. */
+  readonly rateLimit?: RateLimitOptions | undefined
+  /** Faults to inject; none when omitted. */
+  readonly faults?: FaultPlan | undefined
+  /** A pause between the events of a stream, on Effect's clock (default none). */
+  readonly streamEventDelay?: Duration.DurationInput | undefined
+}
+
+/**
+ * The base of every path of the service.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const basePath = "/studio/v1"
+
+const knownPaths = [
+  /^\/studio\/v1\/chat\/completions$/,
+  /^\/studio\/v1\/maestro\/runs(?:\/[^/]+)?$/,
+  /^\/studio\/v1\/assistants(?:\/[^/]+(?:\/run)?)?$/
+]
+
+const pathOf = (url: string): string => {
+  const q = url.indexOf("?")
+  return q === -1 ? url : url.slice(0, q)
+}
+
+const modelIssue = (accepted: ReadonlyArray<string>, loc: ReadonlyArray<string | number>): Wire.FastApiIssue => ({
+  loc,
+  msg: `Input should be ${accepted.map((m) => `'${m}'`).join(", ")}`,
+  type: "enum"
+})
+
+/**
+ * Builds the service's `HttpApp`, with its own stores of runs and assistants.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const make = (
+  options: ReferenceOptions = {}
+): Effect.Effect<HttpApp.Default<ConnectionDropped>> =>
+  Effect.sync(() => {
+    const seed = options.seed ?? 0
+    const ids = makeIds(seed)
+    const model: Model = options.model === undefined
+      ? builtIn
+      : typeof options.model === "function"
+      ? options.model
+      : script(options.model)
+    const acceptedChatModels = [...chatModels, ...(options.extraModels ?? [])]
+    const acceptedRunModels = [...runModels, ...(options.extraModels ?? [])]
+    const runs = makeRunStore({
+      model,
+      seed,
+      ids,
+      stepDuration: Duration.decode(options.runStepDuration ?? Duration.millis(200)),
+      failRun: options.failRun
+    })
+    const assistants = makeAssistantStore(ids)
+    const keys = options.apiKeys === undefined ? undefined : new Set(options.apiKeys)
+    const windows = new Map<string, { start: number; count: number }>()
+    let requestCount = 0
+
+    // -- request helpers ------------------------------------------------------------------------------
+
+    /** The request body decoded with a schema; a bad body becomes the 422 FastAPI would send. */
+    const body = <A, I>(schema: Schema.Schema<A, I>) =>
+      Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
+        request.text.pipe(
+          Effect.orElseSucceed(() => "\u0000"),
+          Effect.flatMap((text) => {
+            const parsed = Wire.parseJson(text)
+            return Either.isLeft(parsed) ? Effect.fail(parsed.left) : Wire.decodeBody(schema, parsed.right)
+          })
+        ))
+
+    const bearer = (request: HttpServerRequest.HttpServerRequest): string | undefined => {
+      const header = request.headers["authorization"]
+      const match = header === undefined ? null : /^Bearer\s+(\S+)\s*$/i.exec(header)
+      return match === null ? undefined : match[1]
+    }
+
+    /** Auth, then the rate limit, then the handler; validation failures become 422s. */
+    const endpoint = <E>(
+      handler: Effect.Effect<
+        HttpServerResponse.HttpServerResponse,
+        E | Wire.InvalidBody,
+        HttpServerRequest.HttpServerRequest | HttpRouter.RouteContext
+      >
+    ) =>
+      Effect.gen(function*() {
+        const request = yield* HttpServerRequest.HttpServerRequest
+        const key = bearer(request)
+        if (key === undefined || (keys !== undefined && !keys.has(key))) {
+          return Wire.detail(401, Wire.unauthorizedDetail)
+        }
+        if (options.rateLimit !== undefined) {
+          const now = yield* Effect.clockWith((clock) => clock.currentTimeMillis)
+          const window = Duration.toMillis(options.rateLimit.window ?? Duration.minutes(1))
+          const current = windows.get(key)
+          const slot = current === undefined || now - current.start >= window ? { start: now, count: 0 } : current
+          slot.count++
+          windows.set(key, slot)
+          if (slot.count > options.rateLimit.limit) {
+            const seconds = Math.max(1, Math.ceil((slot.start + window - now) / 1000))
+            return Wire.detail(429, "Too many requests: rate limit exceeded.", { "retry-after": String(seconds) })
+          }
+        }
+        return yield* handler.pipe(
+          Effect.catchIf(
+            (error): error is Wire.InvalidBody => error instanceof Wire.InvalidBody,
+            (error) => Effect.succeed(Wire.unprocessable(error.issues))
+          )
+        )
+      })
+
+    const param = (name: string) => Effect.map(HttpRouter.params, (params) => params[name] ?? "")
+
+    // -- chat -----------------------------------------------------------------------------------------
+
+    const chat = endpoint(Effect.gen(function*() {
+      const request = yield* body(ChatRequest)
+      if (!acceptedChatModels.includes(request.model)) {
+        return Wire.unprocessable([modelIssue(acceptedChatModels, ["body", "model"])])
+      }
+      const generated = yield* Chat.generate(model, request, { seed, ids })
+      if (request.stream !== true) return Wire.json(Chat.completion(generated))
+      const pause = options.streamEventDelay === undefined ? undefined : Duration.decode(options.streamEventDelay)
+      const chunks = pause === undefined || Duration.toMillis(pause) === 0
+        ? Chat.chunks(generated)
+        : Chat.chunks(generated).pipe(Stream.tap(() => Effect.sleep(pause)))
+      return HttpServerResponse.stream(Sse.encode(chunks), {
+        contentType: "text/event-stream",
+        headers: { "cache-control": "no-cache" }
+      })
+    }))
+
+    // -- runs -----------------------------------------------------------------------------------------
+
+    const runModelIssue = (models: ReadonlyArray<string> | undefined, loc: ReadonlyArray<string | number>) =>
+      models !== undefined && models.length === 1 && !acceptedRunModels.includes(models[0]!)
+        ? [modelIssue(acceptedRunModels, [...loc, 0])]
+        : []
+
+    const createRun = endpoint(Effect.gen(function*() {
+      const request = yield* body(RunRequest)
+      const issues = runModelIssue(request.models, ["body", "models"])
+      if (issues.length > 0) return Wire.unprocessable(issues)
+      return Wire.json(yield* runs.create(request))
+    }))
+
+    const retrieveRun = endpoint(Effect.gen(function*() {
+      const id = yield* param("id")
+      const run = yield* runs.retrieve(id)
+      return run === undefined ? Wire.notFound("Run", id) : Wire.json(run)
+    }))
+
+    // -- assistants -----------------------------------------------------------------------------------
+
+    const createAssistant = endpoint(Effect.gen(function*() {
+      const request = yield* body(AssistantSchema.CreateAssistantRequest)
+      const issues = runModelIssue(request.models, ["body", "models"])
+      if (issues.length > 0) return Wire.unprocessable(issues)
+      return Wire.json(yield* assistants.create(request))
+    }))
+
+    const listAssistants = endpoint(Effect.map(assistants.list, (list) => Wire.json(list)))
+
+    const retrieveAssistant = endpoint(Effect.gen(function*() {
+      const id = yield* param("id")
+      const assistant = yield* assistants.retrieve(id)
+      return assistant === undefined ? Wire.notFound("Assistant", id) : Wire.json(assistant)
+    }))
+
+    const updateAssistant = endpoint(Effect.gen(function*() {
+      const id = yield* param("id")
+      if ((yield* assistants.retrieve(id)) === undefined) return Wire.notFound("Assistant", id)
+      const request = yield* body(AssistantSchema.ModifyAssistantRequest)
+      const issues = runModelIssue(request.models, ["body", "models"])
+      if (issues.length > 0) return Wire.unprocessable(issues)
+      const updated = yield* assistants.update(id, request)
+      return updated === undefined ? Wire.notFound("Assistant", id) : Wire.json(updated)
+    }))
+
+    const deleteAssistant = endpoint(Effect.gen(function*() {
+      const id = yield* param("id")
+      const deleted = yield* assistants.remove(id)
+      return deleted === undefined ? Wire.notFound("Assistant", id) : Wire.json(deleted)
+    }))
+
+    const runAssistant = endpoint(Effect.gen(function*() {
+      const id = yield* param("id")
+      const assistant = yield* assistants.retrieve(id)
+      if (assistant === undefined) return Wire.notFound("Assistant", id)
+      const request = yield* body(AssistantSchema.AssistantRunRequest)
+      const issues = runModelIssue(request.models, ["body", "models"])
+      if (issues.length > 0) return Wire.unprocessable(issues)
+      return Wire.json(yield* runs.create(mergeRunConfiguration(assistant, request)))
+    }))
+
+    // -- routing --------------------------------------------------------------------------------------
+
+    const router = HttpRouter.empty.pipe(
+      HttpRouter.post(`${basePath}/chat/completions`, chat),
+      HttpRouter.post(`${basePath}/maestro/runs`, createRun),
+      HttpRouter.get(`${basePath}/maestro/runs/:id`, retrieveRun),
+      HttpRouter.get(`${basePath}/assistants`, listAssistants),
+      HttpRouter.post(`${basePath}/assistants`, createAssistant),
+      HttpRouter.get(`${basePath}/assistants/:id`, retrieveAssistant),
+      HttpRouter.patch(`${basePath}/assistants/:id`, updateAssistant),
+      HttpRouter.del(`${basePath}/assistants/:id`, deleteAssistant),
+      HttpRouter.post(`${basePath}/assistants/:id/run`, runAssistant),
+      HttpRouter.post(`${basePath}/assistants/:id`, runAssistant)
+    )
+
+    const routed = router.pipe(
+      Effect.catchTag("RouteNotFound", (error) =>
+        Effect.succeed(
+          knownPaths.some((pattern) => pattern.test(pathOf(error.request.url)))
+            ? Wire.detail(405, "Method Not Allowed")
+            : Wire.detail(404, "Not Found")
+        )),
+      Effect.catchAllDefect(() => Effect.succeed(Wire.detail(500, "Internal Server Error")))
+    )
+
+    /** Runs the request through the faults the plan gives it. */
+    const withFaults = (faults: ReadonlyArray<Fault>) =>
+      Effect.gen(function*() {
+        const request = yield* HttpServerRequest.HttpServerRequest
+        let cut: Extract<Fault, { readonly _tag: "DropMidStream" | "CutStream" }> | undefined
+        for (const fault of faults) {
+          switch (fault._tag) {
+            case "Delay":
+              yield* Effect.sleep(fault.duration)
+              break
+            case "Drop":
+              return yield* dropConnection(request)
+            case "Status":
+              return Wire.detail(fault.status, fault.detail ?? "Injected fault.", fault.headers ?? {})
+            default:
+              cut = fault
+          }
+        }
+        const response = yield* routed
+        return cut === undefined ? response : cutBody(request, response, cut)
+      })
+
+    return Effect.gen(function*() {
+      const request = yield* HttpServerRequest.HttpServerRequest
+      const faults = faultsFor(options.faults, {
+        method: request.method,
+        path: pathOf(request.url),
+        index: requestCount++
+      })
+      return yield* faults.length === 0 ? routed : withFaults(faults)
+    })
+  })

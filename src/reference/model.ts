@@ -1,0 +1,355 @@
+/**
+ * The model behind the reference service: a deterministic, seedable built-in model that works only from
+ * the conversation, and the pluggable `Model` type that lets a test make the service say what it needs.
+ *
+ * @since 0.1.0
+ */
+import * as Effect from "effect/Effect"
+import type * as ChatSchema from "../ChatSchema.js"
+import { detect, type Language, phrases } from "./language.js"
+
+/**
+ * A chat request as the model sees it, after validation.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type ModelRequest = typeof ChatSchema.ChatRequest.Type
+
+/**
+ * What the service tells the model besides the request.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface ModelContext {
+  /** Which of the `n` choices is being generated, from 0. */
+  readonly index: number
+  /** The service's seed: the same request and seed give the same answer. */
+  readonly seed: number
+  /** `chat` for a chat completion, `run` for the draft of an orchestration run. */
+  readonly purpose: "chat" | "run"
+  /** The language a run must answer in, when it has one. */
+  readonly language?: Language | undefined
+}
+
+/**
+ * A tool call the model makes; `arguments` is a value (sent as its JSON) or a JSON string.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface ModelToolCall {
+  readonly name: string
+  readonly arguments: unknown
+}
+
+/**
+ * The model's answer: text, tool calls, or both. A plain string is text.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type Reply = string | {
+  readonly content?: string | undefined
+  readonly toolCalls?: ReadonlyArray<ModelToolCall> | undefined
+}
+
+/**
+ * A model: a function from a request to a reply. The service applies `stop`, `max_tokens` and streaming
+ * to whatever it returns, so a scripted answer is still cut and counted as the parameters say.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type Model = (request: ModelRequest, context: ModelContext) => Reply | Effect.Effect<Reply>
+
+// ---------------------------------------------------------------------------------------------------------
+// tokens and randomness
+// ---------------------------------------------------------------------------------------------------------
+
+/**
+ * Splits text into the tokens the service counts and streams: each word with the whitespace before it.
+ * Joining the tokens gives back the text.
+ *
+ * @since 0.1.0
+ * @category tokens
+ */
+export const tokenize = (text: string): ReadonlyArray<string> => text.match(/\s*\S+|\s+/gu) ?? []
+
+/**
+ * How many tokens a text counts for.
+ *
+ * @since 0.1.0
+ * @category tokens
+ */
+export const countTokens = (text: string): number => tokenize(text).length
+
+/** FNV-1a over a string: a stable 32-bit hash. */
+export const hash = (text: string, basis = 0x811c9dc5): number => {
+  let h = basis >>> 0
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i)
+    h = Math.imul(h, 0x01000193) >>> 0
+  }
+  return h >>> 0
+}
+
+/** A small deterministic generator (mulberry32) giving numbers in [0, 1). */
+export const generator = (seed: number) => {
+  let state = seed >>> 0
+  return (): number => {
+    state = (state + 0x6d2b79f5) >>> 0
+    let t = state
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// the built-in model
+// ---------------------------------------------------------------------------------------------------------
+
+/** Sixteen openings, each with its own first word, so that `n` choices always differ. */
+const openings = [
+  "Going by",
+  "Based on",
+  "From",
+  "Reading",
+  "Judging by",
+  "Considering",
+  "Reviewing",
+  "Following",
+  "Per",
+  "Looking at",
+  "Taking",
+  "After reading",
+  "With",
+  "Given",
+  "Checking",
+  "Weighing"
+] as const
+
+type Message = ModelRequest["messages"][number]
+
+const lastOf = <A>(items: ReadonlyArray<A>, predicate: (item: A) => boolean): A | undefined => {
+  for (let i = items.length - 1; i >= 0; i--) if (predicate(items[i]!)) return items[i]
+  return undefined
+}
+
+const oneLine = (text: string, max = 240): string => {
+  const flat = text.replace(/\s+/gu, " ").trim()
+  return flat.length <= max ? flat : `${flat.slice(0, max - 1).trimEnd()}…`
+}
+
+const wordsOf = (text: string): Set<string> => new Set(text.toLowerCase().match(/[\p{L}\p{N}]{3,}/gu) ?? [])
+
+const overlap = (a: Set<string>, b: Set<string>): number => {
+  let n = 0
+  for (const word of a) if (b.has(word)) n++
+  return n
+}
+
+/** The sentence of the documents that shares most words with the question, and where it came from. */
+const bestDocumentSentence = (request: ModelRequest, question: string) => {
+  const wanted = wordsOf(question)
+  let best: { sentence: string; source: string | undefined; score: number } | undefined
+  for (const document of request.documents ?? []) {
+    const source = document.metadata?.find((entry) => /^(url|title|source|author|name)$/iu.test(entry.key))?.value
+    for (const sentence of document.content.split(/(?<=[.!?])\s+|\n+/u)) {
+      const trimmed = sentence.trim()
+      if (trimmed === "") continue
+      const score = overlap(wanted, wordsOf(trimmed))
+      if (best === undefined || score > best.score) best = { sentence: trimmed, source, score }
+    }
+  }
+  return best
+}
+
+type JsonSchema = Readonly<Record<string, unknown>>
+
+const asSchema = (value: unknown): JsonSchema =>
+  typeof value === "object" && value !== null && !Array.isArray(value) ? value as JsonSchema : {}
+
+/** Words the caller wrote with a capital letter inside a sentence: the likeliest names and places. */
+const properNouns = (text: string): Array<string> => {
+  const out: Array<string> = []
+  for (const match of text.matchAll(/(?<=[\p{L}\p{N},;:] )\p{Lu}[\p{L}-]+(?: \p{Lu}[\p{L}-]+)*/gu)) out.push(match[0])
+  return out
+}
+
+const quoted = (text: string): Array<string> =>
+  [...text.matchAll(/"([^"]+)"|“([^”]+)”|'([^']+)'/gu)].map((m) => m[1] ?? m[2] ?? m[3] ?? "")
+
+const numbersIn = (text: string): Array<number> => (text.match(/-?\d+(?:\.\d+)?/gu) ?? []).map(Number)
+
+const clamp = (value: number, schema: JsonSchema): number => {
+  let out = value
+  if (typeof schema.minimum === "number") out = Math.max(out, schema.minimum)
+  if (typeof schema.maximum === "number") out = Math.min(out, schema.maximum)
+  if (typeof schema.exclusiveMinimum === "number" && out <= schema.exclusiveMinimum) out = schema.exclusiveMinimum + 1
+  if (typeof schema.exclusiveMaximum === "number" && out >= schema.exclusiveMaximum) out = schema.exclusiveMaximum - 1
+  return out
+}
+
+const fitString = (value: string, schema: JsonSchema): string => {
+  let out = value
+  if (typeof schema.maxLength === "number") out = out.slice(0, Math.max(0, schema.maxLength))
+  if (typeof schema.minLength === "number" && out.length < schema.minLength) {
+    out = out.padEnd(schema.minLength, ".")
+  }
+  return out
+}
+
+/** A value of `schema` taken from the caller's text where it can be. */
+const valueFor = (schema: JsonSchema, name: string, text: string, depth = 0): unknown => {
+  if (Array.isArray(schema.enum) && schema.enum.length > 0) {
+    const lower = text.toLowerCase()
+    return schema.enum.find((option) => typeof option === "string" && lower.includes(option.toLowerCase())) ??
+      schema.enum[0]
+  }
+  if ("const" in schema) return schema.const
+  const type = Array.isArray(schema.type) ? schema.type[0] : schema.type
+  switch (type) {
+    case "integer": {
+      const found = numbersIn(text).find(Number.isInteger)
+      return Math.round(clamp(found ?? 1, schema))
+    }
+    case "number":
+    case "float": {
+      return clamp(numbersIn(text)[0] ?? 1, schema)
+    }
+    case "boolean":
+      return true
+    case "null":
+      return null
+    case "array": {
+      if (depth > 4) return []
+      const min = typeof schema.minItems === "number" ? schema.minItems : 1
+      const max = typeof schema.maxItems === "number" ? schema.maxItems : Math.max(min, 1)
+      const count = Math.min(Math.max(min, 1), max)
+      return Array.from({ length: count }, () => valueFor(asSchema(schema.items), name, text, depth + 1))
+    }
+    case "object":
+      return depth > 4 ? {} : objectFor(schema, text, depth + 1)
+    default: {
+      const candidate = quoted(text)[0] ?? properNouns(text)[0] ?? oneLine(text, 120)
+      return fitString(candidate, schema)
+    }
+  }
+}
+
+const objectFor = (schema: JsonSchema, text: string, depth = 0): Record<string, unknown> => {
+  const properties = asSchema(schema.properties)
+  const out: Record<string, unknown> = {}
+  for (const [key, property] of Object.entries(properties)) out[key] = valueFor(asSchema(property), key, text, depth)
+  return out
+}
+
+/** The tool whose name and description share most words with the request; the first on a tie. */
+const chooseTool = (tools: NonNullable<ModelRequest["tools"]>, text: string) => {
+  const wanted = wordsOf(text)
+  let best = tools[0]!
+  let bestScore = -1
+  for (const tool of tools) {
+    const score = overlap(wanted, wordsOf(`${tool.function.name.replace(/[_-]/gu, " ")} ${tool.function.description}`))
+    if (score > bestScore) {
+      best = tool
+      bestScore = score
+    }
+  }
+  return best
+}
+
+const toolNameOf = (messages: ReadonlyArray<Message>, callId: string): string | undefined => {
+  for (const message of messages) {
+    if (message.role !== "assistant") continue
+    const call = message.tool_calls?.find((c) => c.id === callId)
+    if (call !== undefined) return call.function?.name
+  }
+  return undefined
+}
+
+/** The text the built-in model writes for a request, before JSON mode, `stop` and `max_tokens`. */
+const builtInText = (request: ModelRequest, context: ModelContext): string => {
+  const messages = request.messages
+  const last = messages[messages.length - 1]
+  const lastUser = lastOf(messages, (m) => m.role === "user")
+  const question = lastUser === undefined ? "" : oneLine(lastUser.content)
+  const language = context.language ?? (context.purpose === "run" ? detect(question) : undefined) ?? "english"
+  const text = phrases[language]
+  const parts: Array<string> = []
+  if (context.purpose === "chat" && language === "english") {
+    const temperature = request.temperature ?? 0.4
+    const spread = temperature === 0 ? 1 : Math.max(1, Math.round((request.top_p ?? 1) * openings.length))
+    const random = generator(hash(JSON.stringify(request.messages), context.seed))
+    const start = temperature === 0 ? 0 : Math.floor(random() * spread)
+    const opening = openings[(start + context.index) % openings.length]!
+    parts.push(
+      question === ""
+        ? `${opening} the conversation so far, there is no request to answer.`
+        : `${opening} the conversation so far, you asked: "${question}".`
+    )
+  } else {
+    parts.push(question === "" ? text.empty : text.asked(question))
+  }
+  if (last?.role === "tool") {
+    const name = toolNameOf(messages, last.tool_call_id) ?? "tool"
+    parts.push(`The ${name} tool returned: ${oneLine(last.content, 400)}.`)
+  }
+  const found = bestDocumentSentence(request, question)
+  if (found !== undefined) {
+    parts.push(
+      `The documents provided say: "${oneLine(found.sentence, 300)}"${
+        found.source === undefined ? "" : ` (source: ${found.source})`
+      }.`
+    )
+  }
+  parts.push(text.honesty)
+  return parts.join(" ")
+}
+
+/**
+ * The built-in model. It answers from the conversation alone and never pretends to know facts: it restates
+ * the request, reports the output of the tool it was answered with, quotes the document sentence closest
+ * to the question, and says what it is. With tools and a user turn last, it calls the tool whose name and
+ * description best match the request, with arguments built from the function's parameter schema (values
+ * taken from the request where it can: quoted text, names, numbers, enum options it mentions). In JSON
+ * mode it answers `{"answer": "..."}`. With temperature 0 it is fully deterministic; otherwise the seed,
+ * `temperature`, `top_p` and the choice index pick among sixteen openings, so `n` choices always differ.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export const builtIn: Model = (request, context) => {
+  const last = request.messages[request.messages.length - 1]
+  const tools = request.tools ?? []
+  if (tools.length > 0 && last?.role === "user") {
+    const tool = chooseTool(tools, last.content)
+    return {
+      toolCalls: [{ name: tool.function.name, arguments: objectFor(asSchema(tool.function.parameters), last.content) }]
+    }
+  }
+  const text = builtInText(request, context)
+  return request.response_format?.type === "json_object" ? JSON.stringify({ answer: text }) : text
+}
+
+/**
+ * A model that gives `replies` in order, one per generated choice (or run), then answers with `fallback`
+ * (the built-in model unless given). Each service made with a script keeps its own place in it.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export const script = (replies: ReadonlyArray<Reply>, fallback: Model = builtIn): Model => {
+  let next = 0
+  return (request, context) => next < replies.length ? replies[next++]! : fallback(request, context)
+}
+
+/** Runs a model, whether it answers directly or with an effect. */
+export const runModel = (model: Model, request: ModelRequest, context: ModelContext): Effect.Effect<Reply> =>
+  Effect.suspend(() => {
+    const reply = model(request, context)
+    return Effect.isEffect(reply) ? reply : Effect.succeed(reply)
+  })

@@ -1,0 +1,275 @@
+/**
+ * Orchestration runs of the reference service. A run is decided when it is created (its result, scores
+ * and sources) and is shown `in_progress` until enough time has passed on Effect's clock for its steps:
+ * one step for budget `low`, three for `medium`, three strategies of three steps for `high`. Its status
+ * is computed from the clock on every retrieve, so `TestClock` drives it and nothing sleeps.
+ */
+import * as Clock from "effect/Clock"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import type * as MaestroSchema from "../MaestroSchema.js"
+import type { Ids } from "./ids.js"
+import { detect, type Language } from "./language.js"
+import { type Model, type ModelRequest, runModel } from "./model.js"
+import { type Check, checksOf, revise, scoreRequirement } from "./requirements.js"
+
+/** A run's configuration after validation (and, for an assistant, after merging its stored fields). */
+export interface RunConfiguration {
+  readonly input?: string | ReadonlyArray<{ readonly role: "user" | "assistant"; readonly content: string }> | undefined
+  readonly system_prompt?: string | undefined
+  readonly requirements?: ReadonlyArray<MaestroSchema.Requirement> | undefined
+  readonly tools?: ReadonlyArray<MaestroSchema.RunTool> | undefined
+  readonly tool_resources?: typeof MaestroSchema.ToolResources.Type | undefined
+  readonly models?: ReadonlyArray<string> | undefined
+  readonly budget?: MaestroSchema.Budget | undefined
+  readonly response_language?: Language | "unset" | null | undefined
+  readonly include?: ReadonlyArray<string> | undefined
+}
+
+/**
+ * Decides whether a run fails: a message makes it end `failed` with that `error.message`.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type RunFailure = (run: RunConfiguration) => string | undefined
+
+interface Outcome {
+  readonly result: string
+  readonly requirementsResult: Record<string, unknown>
+  readonly dataSources: Record<string, unknown>
+}
+
+interface StoredRun {
+  readonly id: string
+  readonly createdAt: number
+  readonly duration: number
+  readonly include: ReadonlySet<string>
+  readonly outcome: Outcome
+  readonly failure: string | undefined
+}
+
+/** Steps of each budget: `high` runs three strategies of three steps each. */
+export const stepsOf = (budget: MaestroSchema.Budget): number => budget === "low" ? 1 : budget === "medium" ? 3 : 9
+
+// ---------------------------------------------------------------------------------------------------------
+// data sources
+// ---------------------------------------------------------------------------------------------------------
+
+const www = (host: string): string => host.startsWith("www.") ? host : `www.${host}`
+
+/**
+ * The URL prefix a `web_search.urls` entry restricts results to: `https://<domain>`, `<domain>` and
+ * `<domain>/<path>` give the `www.` form of the domain (with the path); `<subdomain>.<domain>` (a host of
+ * more than two labels) gives that subdomain itself.
+ */
+export const webSearchScope = (entry: string): string => {
+  if (entry.startsWith("https://")) {
+    const rest = entry.slice("https://".length)
+    const slash = rest.indexOf("/")
+    const host = slash === -1 ? rest : rest.slice(0, slash)
+    const path = slash === -1 ? "/" : rest.slice(slash)
+    return `https://${www(host)}${path}`
+  }
+  const slash = entry.indexOf("/")
+  if (slash !== -1) return `https://${www(entry.slice(0, slash))}${entry.slice(slash)}`
+  const labels = entry.split(".")
+  return labels.length > 2 || entry.startsWith("www.") ? `https://${entry}/` : `https://${www(entry)}/`
+}
+
+/** Where a run's answer may come from, given its search tools and legacy `tool_resources`. */
+export const dataSourcesOf = (run: RunConfiguration): Record<string, unknown> => {
+  const web: Array<{ url: string }> = []
+  const files: Array<Record<string, unknown>> = []
+  let searchesWeb = false
+  let searchesFiles = false
+  const addWeb = (urls: ReadonlyArray<string> | undefined) => {
+    searchesWeb = true
+    for (const url of urls ?? []) {
+      const scope = webSearchScope(url)
+      if (!web.some((entry) => entry.url === scope)) web.push({ url: scope })
+    }
+  }
+  const addFiles = (
+    filter: {
+      readonly labels?: ReadonlyArray<string> | undefined
+      readonly file_ids?: ReadonlyArray<string> | undefined
+    }
+  ) => {
+    searchesFiles = true
+    const labels = filter.labels === undefined || filter.labels.length === 0 ? {} : { labels: [...filter.labels] }
+    if (filter.file_ids !== undefined && filter.file_ids.length > 0) {
+      for (const id of filter.file_ids) files.push({ file_id: id, ...labels })
+    } else if ("labels" in labels) {
+      files.push(labels)
+    }
+  }
+  for (const tool of run.tools ?? []) {
+    if (tool.type === "web_search") addWeb(tool.urls)
+    else if (tool.type === "file_search") addFiles(tool)
+  }
+  if (run.tool_resources?.web_search !== undefined) addWeb(run.tool_resources.web_search.urls)
+  if (run.tool_resources?.file_search !== undefined) addFiles(run.tool_resources.file_search)
+  return { ...(searchesWeb ? { web_search: web } : {}), ...(searchesFiles ? { file_search: files } : {}) }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// deciding a run
+// ---------------------------------------------------------------------------------------------------------
+
+const inputMessages = (run: RunConfiguration): ModelRequest["messages"] => {
+  const turns = run.input === undefined
+    ? []
+    : typeof run.input === "string"
+    ? [{ role: "user" as const, content: run.input }]
+    : run.input
+  const system = run.system_prompt === undefined ? [] : [{ role: "system" as const, content: run.system_prompt }]
+  const messages = [...system, ...turns]
+  return messages.some((m) => m.role === "user") ? messages : [...messages, { role: "user" as const, content: "" }]
+}
+
+const inputText = (run: RunConfiguration): string =>
+  run.input === undefined
+    ? ""
+    : typeof run.input === "string"
+    ? run.input
+    : run.input.filter((m) => m.role === "user").map((m) => m.content).join("\n")
+
+const round = (value: number): number => Math.round(value * 1000) / 1000
+
+const scoreAll = (requirements: ReadonlyArray<MaestroSchema.Requirement>, result: string) => {
+  const scores = requirements.map((requirement) => ({ requirement, ...scoreRequirement(requirement, result) }))
+  const mandatoryMissed = scores.some((s) => s.requirement.is_mandatory === true && s.score < 1)
+  const mean = scores.length === 0 ? 1 : scores.reduce((sum, s) => sum + s.score, 0) / scores.length
+  return { scores, overall: mandatoryMissed ? 0 : round(mean) }
+}
+
+const firstSentence = (text: string): string => text.split(/(?<=[.!?])\s+/u)[0] ?? text
+
+/** The candidate results of each strategy: the draft, a concise form, and a structured form. */
+const strategies = (draft: string): ReadonlyArray<string> => [
+  draft,
+  firstSentence(draft),
+  draft.split(/(?<=[.!?])\s+/u).map((sentence, i) => `${i + 1}. ${sentence}`).join("\n")
+]
+
+/** Decides a run: its result, scores and sources. */
+export const decide = (
+  model: Model,
+  run: RunConfiguration,
+  options: { readonly seed: number; readonly metadata: boolean }
+): Effect.Effect<Outcome> =>
+  Effect.gen(function*() {
+    const budget = run.budget ?? "low"
+    const requirements = run.requirements ?? []
+    const requested = run.response_language === "unset" ? null : run.response_language ?? null
+    const languageRequirement = requirements.flatMap((r) => checksOf(r.description))
+      .find((check): check is Extract<Check, { _tag: "Language" }> => check._tag === "Language")
+    const language: Language = requested ?? languageRequirement?.language ?? detect(inputText(run)) ?? "english"
+    const modelName = run.models?.[0] ?? "fpmodel-mini"
+    const reply = yield* runModel(model, { model: modelName, messages: inputMessages(run) }, {
+      index: 0,
+      seed: options.seed,
+      purpose: "run",
+      language
+    })
+    const draft = typeof reply === "string" ? reply : reply.content ?? ""
+    const checksFor = (mandatoryOnly: boolean): ReadonlyArray<Check> =>
+      requirements.filter((r) => !mandatoryOnly || r.is_mandatory === true).flatMap((r) => checksOf(r.description))
+    const candidates = budget === "low"
+      ? [revise(draft, checksFor(true), language)]
+      : budget === "medium"
+      ? [revise(draft, checksFor(false), language)]
+      : strategies(draft).map((candidate) => revise(candidate, checksFor(false), language))
+    let best = candidates[0]!
+    let bestScore = scoreAll(requirements, best)
+    for (const candidate of candidates.slice(1)) {
+      const scored = scoreAll(requirements, candidate)
+      const mean = (s: typeof scored) => s.scores.reduce((sum, x) => sum + x.score, 0)
+      if (
+        scored.overall > bestScore.overall || (scored.overall === bestScore.overall && mean(scored) > mean(bestScore))
+      ) {
+        best = candidate
+        bestScore = scored
+      }
+    }
+    const allMet = bestScore.scores.every((s) => s.score >= 1)
+    return {
+      result: best,
+      requirementsResult: {
+        score: bestScore.overall,
+        finish_reason: allMet ? "all_requirements_met" : "budget_exhausted",
+        requirements: bestScore.scores.map((s) => ({
+          name: s.requirement.name,
+          description: s.requirement.description,
+          is_mandatory: s.requirement.is_mandatory ?? false,
+          score: round(s.score),
+          reason: s.reason
+        })),
+        ...(options.metadata
+          ? { metadata: { budget, steps: stepsOf(budget), strategies: candidates.length, model: modelName, language } }
+          : {})
+      },
+      dataSources: dataSourcesOf(run)
+    }
+  })
+
+// ---------------------------------------------------------------------------------------------------------
+// the store
+// ---------------------------------------------------------------------------------------------------------
+
+/** The runs of one service. */
+export const makeRunStore = (options: {
+  readonly model: Model
+  readonly seed: number
+  readonly ids: Ids
+  readonly stepDuration: Duration.Duration
+  readonly failRun?: RunFailure | undefined
+}) => {
+  const runs = new Map<string, StoredRun>()
+
+  const create = (run: RunConfiguration) =>
+    Effect.gen(function*() {
+      const include = new Set(run.include ?? [])
+      const outcome = yield* decide(options.model, run, {
+        seed: options.seed,
+        metadata: include.has("requirements_result.metadata")
+      })
+      const now = yield* Clock.currentTimeMillis
+      const stored: StoredRun = {
+        id: options.ids.uuid(),
+        createdAt: now,
+        duration: stepsOf(run.budget ?? "low") * Duration.toMillis(options.stepDuration),
+        include,
+        outcome,
+        failure: options.failRun?.(run)
+      }
+      runs.set(stored.id, stored)
+      return view(stored, now)
+    })
+
+  const retrieve = (id: string) =>
+    Effect.map(Clock.currentTimeMillis, (now) => {
+      const stored = runs.get(id)
+      return stored === undefined ? undefined : view(stored, now)
+    })
+
+  return { create, retrieve }
+}
+
+/** A run as the service shows it at `now`. */
+const view = (run: StoredRun, now: number): Record<string, unknown> => {
+  if (now - run.createdAt < run.duration) return { id: run.id, status: "in_progress", result: null }
+  if (run.failure !== undefined) {
+    return { id: run.id, status: "failed", result: null, error: { message: run.failure } }
+  }
+  return {
+    id: run.id,
+    status: "completed",
+    result: run.outcome.result,
+    ...(run.include.has("data_sources") ? { data_sources: run.outcome.dataSources } : {}),
+    ...(run.include.has("requirements_result") || run.include.has("requirements_result.metadata")
+      ? { requirements_result: run.outcome.requirementsResult }
+      : {})
+  }
+}

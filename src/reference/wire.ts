@@ -1,0 +1,100 @@
+/**
+ * The service's answers on the wire: JSON with status 200, FastAPI-shaped error bodies, and request
+ * validation with the `loc` of every broken rule.
+ */
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as ParseResult from "effect/ParseResult"
+import * as Schema from "effect/Schema"
+
+/** One entry of a FastAPI 422 body. */
+export interface FastApiIssue {
+  readonly loc: ReadonlyArray<string | number>
+  readonly msg: string
+  readonly type: string
+}
+
+/** The detail 401 answers carry, word for word as the service says it. */
+export const unauthorizedDetail = "Forbidden: Bad or missing API token."
+
+/** A JSON answer; every success of the service is 200. */
+export const json = (body: unknown, status = 200, headers: Readonly<Record<string, string>> = {}) =>
+  HttpServerResponse.text(JSON.stringify(body), {
+    status,
+    contentType: "application/json",
+    headers
+  })
+
+/** `{"detail": "..."}` with a status. */
+export const detail = (status: number, message: string, headers: Readonly<Record<string, string>> = {}) =>
+  json({ detail: message }, status, headers)
+
+/** A 422 with FastAPI's `{"detail": [{loc, msg, type}]}`. */
+export const unprocessable = (issues: ReadonlyArray<FastApiIssue>) => json({ detail: issues }, 422)
+
+/** A 404 for an id the service does not hold. */
+export const notFound = (what: string, id: string) => detail(404, `${what} ${id} not found`)
+
+const issueType = (issue: ParseResult.ArrayFormatterIssue): string => {
+  switch (issue._tag) {
+    case "Missing":
+      return "missing"
+    case "Unexpected":
+      return "extra_forbidden"
+    default:
+      return issue.message.startsWith("Expected") ? "type_error" : "value_error"
+  }
+}
+
+const locSegment = (segment: PropertyKey): string | number => typeof segment === "number" ? segment : String(segment)
+
+/** Every issue of a parse failure as FastAPI issues under `prefix` (`["body"]`), de-duplicated. */
+export const issuesOf = (
+  error: ParseResult.ParseError,
+  prefix: ReadonlyArray<string | number> = ["body"]
+): ReadonlyArray<FastApiIssue> => {
+  const seen = new Set<string>()
+  const issues: Array<FastApiIssue> = []
+  for (const issue of ParseResult.ArrayFormatter.formatErrorSync(error)) {
+    const loc = [...prefix, ...issue.path.map(locSegment)]
+    const entry: FastApiIssue = { loc, msg: issue.message, type: issueType(issue) }
+    const key = JSON.stringify(entry)
+    if (seen.has(key)) continue
+    seen.add(key)
+    issues.push(entry)
+  }
+  return issues
+}
+
+/** Why a body could not be used: it is not JSON, or it breaks the schema. */
+export class InvalidBody {
+  readonly _tag = "InvalidBody"
+  constructor(readonly issues: ReadonlyArray<FastApiIssue>) {}
+}
+
+/** Parses a body as JSON, as FastAPI would: a missing body and malformed JSON are 422s at `body`. */
+export const parseJson = (text: string): Either.Either<unknown, InvalidBody> => {
+  if (text.trim() === "") {
+    return Either.left(new InvalidBody([{ loc: ["body"], msg: "Field required", type: "missing" }]))
+  }
+  try {
+    return Either.right(JSON.parse(text) as unknown)
+  } catch (cause) {
+    const position = /position (\d+)/.exec(String(cause))
+    return Either.left(
+      new InvalidBody([{
+        loc: ["body", position === null ? 0 : Number(position[1])],
+        msg: "JSON decode error",
+        type: "json_invalid"
+      }])
+    )
+  }
+}
+
+/** Decodes a parsed body with a schema of the SDK, reporting every issue. */
+export const decodeBody = <A, I>(schema: Schema.Schema<A, I>, body: unknown): Effect.Effect<A, InvalidBody> =>
+  Effect.mapError(
+    Schema.decodeUnknown(schema, { errors: "all", onExcessProperty: "ignore" })(body),
+    (error) => new InvalidBody(issuesOf(error))
+  )
