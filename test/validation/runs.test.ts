@@ -28,6 +28,10 @@ const runs = { numRuns: 200 }
 
 const notAString = fc.oneof(fc.integer(), fc.boolean(), fc.constant(null), fc.constant({}))
 
+/** A copy of `items` with the element at `index` replaced. */
+const replaceAt = <A>(items: ReadonlyArray<A>, index: number, item: unknown): Array<A> =>
+  items.map((current, i) => i === index ? item as A : current)
+
 /** Appends a tool to the request's tools and returns its index. */
 const appendTool = (request: any, tool: unknown): number => {
   request.tools = [...(request.tools ?? []), tool]
@@ -144,7 +148,9 @@ describe("run request: requirements", () => {
           const bad: Record<string, unknown> = { ...requirements[i] }
           if (name === undefined) delete bad.name
           else bad.name = name
-          expectIssuesAt(RunRequest, { requirements: requirements.with(i, bad as any) }, [`requirements[${i}].name`])
+          expectIssuesAt(RunRequest, { requirements: replaceAt(requirements, i, bad as any) }, [
+            `requirements[${i}].name`
+          ])
         }
       ),
       runs
@@ -159,7 +165,7 @@ describe("run request: requirements", () => {
         fc.integer({ min: 129, max: 200 }).chain(wordsText),
         (requirements, at, description) => {
           const i = at % requirements.length
-          const out = { requirements: requirements.with(i, { ...requirements[i]!, description }) }
+          const out = { requirements: replaceAt(requirements, i, { ...requirements[i]!, description }) }
           const issues = expectIssuesAt(RunRequest, out, [`requirements[${i}].description`])
           expect(issues[0]!.message).toMatch(/at most 128 words/)
         }
@@ -181,7 +187,7 @@ describe("run request: requirements", () => {
     fc.assert(
       fc.property(fc.array(validRequirement, { minLength: 11, maxLength: 13 }), fc.nat(), (requirements, at) => {
         const i = at % requirements.length
-        const out = { requirements: requirements.with(i, { ...requirements[i]!, name: "" }) }
+        const out = { requirements: replaceAt(requirements, i, { ...requirements[i]!, name: "" }) }
         expectIssuesAt(RunRequest, out, ["requirements", `requirements[${i}].name`])
       }),
       { numRuns: 50 }
