@@ -1,0 +1,204 @@
+/**
+ * Runs one scenario of one client in this process, after a warm-up, and prints one JSON line with the
+ * measurements of each repetition: `node --expose-gc --import tsx bench/child.ts <client> <jobs as JSON>`.
+ * A client that misses or garbles a token fails the run.
+ */
+import { performance } from "node:perf_hooks"
+import type { BenchClient, Target } from "./clients/BenchClient.js"
+import { addToken, completionContent, emptyTally, expectedStreamTally, type Tally } from "./fixtures.js"
+
+export interface Params {
+  readonly origin: string
+  readonly reps: number
+  /** Requests or streams per repetition. */
+  readonly count: number
+  readonly concurrency: number
+  /** Tokens per stream. */
+  readonly tokens: number
+  readonly mode: "events" | "coalesced"
+  /** Validations per repetition. */
+  readonly iterations: number
+}
+
+/** The measurements of one repetition, named by what they measure. */
+export type Sample = Record<string, number>
+
+const gc = (): void => {
+  const collect = (globalThis as { gc?: () => void }).gc
+  if (collect !== undefined) {
+    collect()
+    collect()
+  }
+}
+
+const sameTally = (a: Tally, b: Tally) => a.count === b.count && a.length === b.length && a.hash === b.hash
+
+/**
+ * A missing or extra token fails the run; the right count with other characters (a character cut across
+ * reads and decoded as U+FFFD) is reported as `garbled` so the table can flag it.
+ */
+const check = (what: string, got: Tally, expected: Tally): Sample => {
+  if (got.count !== expected.count) {
+    throw new Error(`${what}: received ${got.count} tokens, expected ${expected.count}`)
+  }
+  return sameTally(got, expected) ? {} : { garbled: 1 }
+}
+
+/** Peak memory above the level at `start`, sampled on a timer and every 4096 tokens. */
+class MemoryWatch {
+  private readonly startHeap: number
+  private readonly startBuffers: number
+  private peakHeap: number
+  private peakBuffers: number
+  private peakTotal: number
+  private readonly timer: NodeJS.Timeout
+  constructor() {
+    gc()
+    const { arrayBuffers, heapUsed } = process.memoryUsage()
+    this.startHeap = this.peakHeap = heapUsed
+    this.startBuffers = this.peakBuffers = arrayBuffers
+    this.peakTotal = heapUsed + arrayBuffers
+    this.timer = setInterval(() => this.sample(), 5)
+  }
+  sample(): void {
+    const { arrayBuffers, heapUsed } = process.memoryUsage()
+    if (heapUsed > this.peakHeap) this.peakHeap = heapUsed
+    if (arrayBuffers > this.peakBuffers) this.peakBuffers = arrayBuffers
+    if (heapUsed + arrayBuffers > this.peakTotal) this.peakTotal = heapUsed + arrayBuffers
+  }
+  stop() {
+    clearInterval(this.timer)
+    this.sample()
+    const mib = 1024 * 1024
+    gc()
+    const after = process.memoryUsage()
+    return {
+      heapPeakMiB: (this.peakHeap - this.startHeap) / mib,
+      arrayBuffersPeakMiB: (this.peakBuffers - this.startBuffers) / mib,
+      heldPeakMiB: (this.peakTotal - this.startHeap - this.startBuffers) / mib,
+      heapRetainedMiB: (after.heapUsed - this.startHeap) / mib
+    }
+  }
+}
+
+const target = (params: Params, mode: string, tokens: number): Target => ({
+  origin: `${params.origin}/${mode}/${tokens}`
+})
+
+const requests = async (client: BenchClient, params: Params, count: number): Promise<Sample> => {
+  const tally = emptyTally()
+  const start = performance.now()
+  await client.requests(target(params, "events", 0), count, params.concurrency, (content) => addToken(tally, content))
+  const ms = performance.now() - start
+  const expected = emptyTally()
+  for (let i = 0; i < count; i++) addToken(expected, completionContent)
+  return {
+    ...check("answers", tally, expected),
+    usPerRequest: (ms * 1000) / count,
+    requestsPerSecond: count / (ms / 1000)
+  }
+}
+
+const streams = async (
+  client: BenchClient,
+  params: Params,
+  count: number,
+  tokens: number,
+  watchMemory: boolean
+): Promise<Sample> => {
+  const tally = emptyTally()
+  const memory = watchMemory ? new MemoryWatch() : undefined
+  let firstToken = 0
+  const start = performance.now()
+  await client.streams(target(params, params.mode, tokens), count, params.concurrency, (text) => {
+    if (tally.count === 0) firstToken = performance.now()
+    addToken(tally, text)
+    if (memory !== undefined && (tally.count & 4095) === 0) memory.sample()
+  })
+  const ms = performance.now() - start
+  return {
+    ...check(`${count} stream(s) of ${tokens} tokens`, tally, expectedStreamTally(tokens, count)),
+    tokensPerSecond: tally.count / (ms / 1000),
+    streamsPerSecond: count / (ms / 1000),
+    firstTokenMs: firstToken - start,
+    ...(memory === undefined ? {} : memory.stop())
+  }
+}
+
+const validation = async (params: Params): Promise<Sample> => {
+  const { ChatRequest } = await import("../src/ChatSchema.js")
+  const { RunRequest } = await import("../src/MaestroSchema.js")
+  const { validateRequest } = await import("../src/internal/validate.js")
+  const Effect = await import("effect/Effect")
+  const { typicalChatRequest, typicalRunRequest } = await import("./fixtures.js")
+  const time = (operation: string, schema: any, input: unknown) => {
+    const start = performance.now()
+    for (let i = 0; i < params.iterations; i++) {
+      const exit = Effect.runSyncExit(validateRequest(operation, schema, input))
+      if (exit._tag !== "Success") throw new Error(`the typical ${operation} request is invalid`)
+    }
+    return ((performance.now() - start) * 1000) / params.iterations
+  }
+  return {
+    chatValidationUs: time("chat", ChatRequest, typicalChatRequest),
+    runValidationUs: time("maestro.create", RunRequest, typicalRunRequest)
+  }
+}
+
+type Scenario = (client: BenchClient, params: Params) => Promise<Sample>
+
+const scenarios: Record<string, { warmUp: Scenario; measure: Scenario }> = {
+  requests: {
+    warmUp: (client, params) => requests(client, params, Math.max(20, Math.ceil(params.count / 4))),
+    measure: (client, params) => requests(client, params, params.count)
+  },
+  streams: {
+    warmUp: (client, params) =>
+      streams(
+        client,
+        params,
+        Math.max(1, Math.ceil(params.count / 4)),
+        Math.max(64, Math.ceil(params.tokens / 10)),
+        false
+      ),
+    measure: (client, params) => streams(client, params, params.count, params.tokens, params.count === 1)
+  },
+  validation: {
+    warmUp: (_, params) => validation({ ...params, iterations: Math.max(50, Math.ceil(params.iterations / 4)) }),
+    measure: (_, params) => validation(params)
+  }
+}
+
+/** One scenario with its parameters; a child runs one or more in turn. */
+export interface Job {
+  readonly scenario: string
+  readonly params: Params
+}
+
+const main = async () => {
+  const [clientName, json] = process.argv.slice(2)
+  const jobs = JSON.parse(json!) as ReadonlyArray<Job>
+  const { client } = (await import(`./clients/${clientName}.ts`)) as { client: BenchClient }
+  const results: Array<Array<Sample>> = []
+  for (const job of jobs) {
+    const scenario = scenarios[job.scenario]
+    if (scenario === undefined) throw new Error(`no scenario ${job.scenario}`)
+    await scenario.warmUp(client, job.params)
+    const samples: Array<Sample> = []
+    for (let rep = 0; rep < job.params.reps; rep++) {
+      gc()
+      samples.push(await scenario.measure(client, job.params))
+    }
+    results.push(samples)
+  }
+  await client.close?.()
+  process.stdout.write(JSON.stringify({ results }) + "\n")
+}
+
+main().then(
+  () => process.exit(0),
+  (error) => {
+    process.stdout.write(JSON.stringify({ error: String(error?.stack ?? error) }) + "\n")
+    process.exit(1)
+  }
+)

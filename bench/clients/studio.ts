@@ -1,0 +1,54 @@
+/**
+ * This SDK, written as an Effect application would use it: one runtime with the client layer, and each
+ * scenario a single effect (`Effect.forEach` with `concurrency`, `Stream.runForEach` over `Chat.textDeltas`).
+ */
+import type * as HttpClient from "@effect/platform/HttpClient"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as ManagedRuntime from "effect/ManagedRuntime"
+import * as Redacted from "effect/Redacted"
+import * as Stream from "effect/Stream"
+import * as Chat from "../../src/Chat.js"
+import * as StudioClient from "../../src/StudioClient.js"
+import { apiKey, chatRequest } from "../fixtures.js"
+import type { BenchClient } from "./BenchClient.js"
+
+export const makeClient = (transport: Layer.Layer<HttpClient.HttpClient>): BenchClient => {
+  const runtimes = new Map<string, ManagedRuntime.ManagedRuntime<StudioClient.StudioClient, unknown>>()
+  const runtimeFor = (origin: string) => {
+    let runtime = runtimes.get(origin)
+    if (runtime === undefined) {
+      runtime = ManagedRuntime.make(
+        StudioClient.layer({ apiKey: Redacted.make(apiKey), baseUrl: origin, maxRetries: 2 }).pipe(
+          Layer.provide(transport)
+        )
+      )
+      runtimes.set(origin, runtime)
+    }
+    return runtime
+  }
+  const range = (count: number) => Array.from({ length: count }, (_, i) => i)
+  return {
+    requests: (target, count, concurrency, onContent) =>
+      runtimeFor(target.origin).runPromise(
+        Effect.forEach(
+          range(count),
+          () =>
+            Effect.map(Chat.create(chatRequest), (completion) => onContent(completion.choices[0]!.message.content!)),
+          { concurrency, discard: true }
+        )
+      ),
+    streams: (target, count, concurrency, onToken) =>
+      runtimeFor(target.origin).runPromise(
+        Effect.forEach(
+          range(count),
+          () =>
+            Stream.runForEach(Chat.textDeltas(Chat.stream(chatRequest)), (text) => Effect.sync(() => onToken(text))),
+          { concurrency, discard: true }
+        )
+      ),
+    close: async () => {
+      for (const runtime of runtimes.values()) await runtime.dispose()
+    }
+  }
+}

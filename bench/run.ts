@@ -1,0 +1,403 @@
+/**
+ * `npm run bench`: starts the loopback server in its own process, runs every client in its own process per
+ * scenario (a warm-up, then several repetitions), and prints a Markdown table of medians with ratios to raw
+ * `fetch`, then each target with its verdict.
+ *
+ * Environment: `BENCH_SCALE` (default 1) scales every count, `BENCH_REPS` (default 5) the repetitions,
+ * `BENCH_CLIENTS` (comma-separated) picks clients, `BENCH_JSON` names a file for the raw results.
+ */
+import { type ChildProcess, spawn } from "node:child_process"
+import { writeFileSync } from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import { fileURLToPath } from "node:url"
+import type { Job, Params, Sample } from "./child.js"
+
+const benchDir = path.dirname(fileURLToPath(import.meta.url))
+const root = path.dirname(benchDir)
+
+/** Every client, the baseline first. */
+export const allClients = ["fetch", "undici", "ai21", "openai", "studio-fetch", "studio-undici"] as const
+
+export const clientLabels: Record<string, string> = {
+  "fetch": "raw `fetch` + hand parser",
+  "undici": "`undici` + `eventsource-parser` (floor)",
+  "ai21": "`ai21` 1.1.0",
+  "openai": "`openai` 6.30.1",
+  "studio-fetch": "studio-effect, `FetchHttpClient`",
+  "studio-undici": "studio-effect, `NodeHttpClient.layerUndici`"
+}
+
+export interface ScenarioSpec {
+  readonly id: string
+  readonly scenario: string
+  readonly params: Omit<Params, "origin">
+  /** Only these clients run it. */
+  readonly clients?: ReadonlyArray<string>
+}
+
+export const scenarioSpecs = (scale: number, reps: number): ReadonlyArray<ScenarioSpec> => {
+  const n = (count: number, min = 1) => Math.max(min, Math.round(count * scale))
+  const base = { reps, count: 1, concurrency: 1, tokens: 0, mode: "events" as const, iterations: 0 }
+  return [
+    { id: "sequential", scenario: "requests", params: { ...base, count: n(2000, 4) } },
+    { id: "concurrent", scenario: "requests", params: { ...base, count: n(2000, 4), concurrency: 32 } },
+    { id: "stream-events", scenario: "streams", params: { ...base, tokens: n(100_000, 100) } },
+    { id: "stream-coalesced", scenario: "streams", params: { ...base, tokens: n(100_000, 100), mode: "coalesced" } },
+    { id: "short-streams", scenario: "streams", params: { ...base, count: n(500, 2), tokens: 64, concurrency: 16 } },
+    {
+      id: "long-stream",
+      scenario: "streams",
+      params: { ...base, reps: Math.min(reps, 3), tokens: n(1_000_000, 1000), mode: "coalesced" }
+    },
+    {
+      id: "validation",
+      scenario: "validation",
+      params: { ...base, iterations: n(2000, 20) },
+      clients: ["studio-undici"]
+    }
+  ]
+}
+
+const startServer = (): Promise<{ origin: string; process: ChildProcess }> =>
+  new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ["--import", "tsx", path.join(benchDir, "server.ts")], {
+      cwd: root,
+      stdio: ["ignore", "pipe", "inherit"]
+    })
+    let out = ""
+    child.stdout!.on("data", (data: Buffer) => {
+      out += data.toString()
+      const line = out.indexOf("\n")
+      if (line !== -1) resolve({ origin: `http://127.0.0.1:${JSON.parse(out.slice(0, line)).port}`, process: child })
+    })
+    child.on("exit", (code) => reject(new Error(`the bench server exited with ${code}`)))
+  })
+
+const runChild = (client: string, jobs: ReadonlyArray<Job>): Promise<Array<Array<Sample>>> =>
+  new Promise((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      ["--expose-gc", "--import", "tsx", path.join(benchDir, "child.ts"), client, JSON.stringify(jobs)],
+      { cwd: root, stdio: ["ignore", "pipe", "inherit"] }
+    )
+    let out = ""
+    child.stdout!.on("data", (data: Buffer) => (out += data.toString()))
+    child.on("exit", () => {
+      const last = out.trim().split("\n").pop() ?? ""
+      try {
+        const parsed = JSON.parse(last)
+        if (parsed.error !== undefined) reject(new Error(`${client}: ${parsed.error}`))
+        else resolve(parsed.results)
+      } catch {
+        reject(new Error(`${client}: no result (${out.slice(-500)})`))
+      }
+    })
+  })
+
+const median = (values: ReadonlyArray<number>): number => {
+  const sorted = [...values].sort((a, b) => a - b)
+  const mid = sorted.length >> 1
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2
+}
+
+/** Medians of every measurement, by scenario id, then client. */
+export type Results = Record<string, Record<string, Sample>>
+
+const summarize = (samples: ReadonlyArray<Sample>): Sample => {
+  const out: Sample = {}
+  for (const key of Object.keys(samples[0] ?? {})) {
+    out[key] = key === "garbled"
+      ? Math.max(...samples.map((s) => s[key] ?? 0))
+      : median(samples.map((s) => s[key] ?? 0))
+  }
+  return out
+}
+
+export interface RunOptions {
+  readonly scale: number
+  readonly reps: number
+  readonly clients: ReadonlyArray<string>
+  /** Run all scenarios of a client in one process (quicker start; for the smoke test). */
+  readonly oneProcessPerClient?: boolean
+  readonly log?: (line: string) => void
+}
+
+/** Runs the benchmark and returns the medians. */
+export const runBench = async (options: RunOptions): Promise<Results> => {
+  const log = options.log ?? (() => {})
+  const server = await startServer()
+  const results: Results = {}
+  try {
+    const specs = scenarioSpecs(options.scale, options.reps)
+    const jobsOf = (client: string) =>
+      specs.filter((spec) => spec.clients === undefined || spec.clients.includes(client))
+    if (options.oneProcessPerClient === true) {
+      for (const client of options.clients) {
+        const mine = jobsOf(client)
+        const out = await runChild(
+          client,
+          mine.map((spec) => ({ scenario: spec.scenario, params: { ...spec.params, origin: server.origin } }))
+        )
+        mine.forEach((spec, i) => ((results[spec.id] ??= {})[client] = summarize(out[i]!)))
+        log(`${client}: done`)
+      }
+    } else {
+      for (const spec of specs) {
+        for (const client of options.clients) {
+          if (spec.clients !== undefined && !spec.clients.includes(client)) continue
+          const started = Date.now()
+          const [samples] = await runChild(client, [{
+            scenario: spec.scenario,
+            params: { ...spec.params, origin: server.origin }
+          }])
+          ;(results[spec.id] ??= {})[client] = summarize(samples!)
+          log(`${spec.id} ${client}: ${JSON.stringify(results[spec.id]![client])} (${Date.now() - started} ms)`)
+        }
+      }
+    }
+  } finally {
+    server.process.kill("SIGTERM")
+  }
+  return results
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// the report
+// ---------------------------------------------------------------------------------------------------------
+
+interface Column {
+  readonly title: string
+  readonly scenario: string
+  readonly metric: string
+  /** Whether more is better (throughput) or less (time, memory). */
+  readonly higherIsBetter: boolean
+  readonly digits: number
+  /** Print the ratio to raw fetch. */
+  readonly ratio: boolean
+}
+
+const columns: ReadonlyArray<Column> = [
+  {
+    title: "sequential µs/req",
+    scenario: "sequential",
+    metric: "usPerRequest",
+    higherIsBetter: false,
+    digits: 0,
+    ratio: true
+  },
+  {
+    title: "c=32 req/s",
+    scenario: "concurrent",
+    metric: "requestsPerSecond",
+    higherIsBetter: true,
+    digits: 0,
+    ratio: true
+  },
+  {
+    title: "100k stream, events, tok/s",
+    scenario: "stream-events",
+    metric: "tokensPerSecond",
+    higherIsBetter: true,
+    digits: 0,
+    ratio: true
+  },
+  {
+    title: "100k stream, 16 KiB writes, tok/s",
+    scenario: "stream-coalesced",
+    metric: "tokensPerSecond",
+    higherIsBetter: true,
+    digits: 0,
+    ratio: true
+  },
+  {
+    title: "first token ms",
+    scenario: "stream-events",
+    metric: "firstTokenMs",
+    higherIsBetter: false,
+    digits: 1,
+    ratio: false
+  },
+  {
+    title: "held while streaming MiB",
+    scenario: "stream-events",
+    metric: "heldPeakMiB",
+    higherIsBetter: false,
+    digits: 1,
+    ratio: false
+  },
+  {
+    title: "500×64 streams c=16, streams/s",
+    scenario: "short-streams",
+    metric: "streamsPerSecond",
+    higherIsBetter: true,
+    digits: 0,
+    ratio: true
+  },
+  {
+    title: "1M stream heap peak Δ MiB",
+    scenario: "long-stream",
+    metric: "heapPeakMiB",
+    higherIsBetter: false,
+    digits: 1,
+    ratio: false
+  },
+  {
+    title: "1M stream arrayBuffers peak Δ MiB",
+    scenario: "long-stream",
+    metric: "arrayBuffersPeakMiB",
+    higherIsBetter: false,
+    digits: 1,
+    ratio: false
+  }
+]
+
+const valueOf = (results: Results, scenario: string, client: string, metric: string): number | undefined =>
+  results[scenario]?.[client]?.[metric]
+
+const format = (value: number, digits: number) =>
+  value.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits })
+
+/** The Markdown table of medians, with ratios to raw `fetch`. */
+export const table = (results: Results, clients: ReadonlyArray<string>): string => {
+  const header = `| client | ${columns.map((c) => c.title).join(" | ")} |`
+  const rule = `|${" --- |".repeat(columns.length + 1)}`
+  const rows = clients.map((client) => {
+    const cells = columns.map((column) => {
+      const value = valueOf(results, column.scenario, client, column.metric)
+      if (value === undefined) return "—"
+      const baseline = valueOf(results, column.scenario, "fetch", column.metric)
+      const garbled = (results[column.scenario]?.[client]?.garbled ?? 0) > 0 ? " †" : ""
+      const ratio = column.ratio && baseline !== undefined && baseline > 0 ? ` (${(value / baseline).toFixed(2)}×)` : ""
+      return `${format(value, column.digits)}${ratio}${garbled}`
+    })
+    return `| ${clientLabels[client] ?? client} | ${cells.join(" | ")} |`
+  })
+  return [header, rule, ...rows].join("\n")
+}
+
+const studioClients = ["studio-fetch", "studio-undici"]
+
+/** Each target with the numbers it is judged on and its verdict. */
+export const targets = (results: Results): Array<{ target: string; met: boolean | undefined; detail: string }> => {
+  const out: Array<{ target: string; met: boolean | undefined; detail: string }> = []
+  const best = (scenario: string, metric: string, higher: boolean) => {
+    let bestClient: string | undefined
+    let bestValue: number | undefined
+    for (const client of studioClients) {
+      const value = valueOf(results, scenario, client, metric)
+      if (value === undefined) continue
+      if (bestValue === undefined || (higher ? value > bestValue : value < bestValue)) {
+        bestValue = value
+        bestClient = client
+      }
+    }
+    return { client: bestClient, value: bestValue }
+  }
+  const perRequest = (scenario: string, metric: string, higher: boolean, title: string) => {
+    const ours = best(scenario, metric, higher)
+    const floor = valueOf(results, scenario, "undici", metric)
+    const peers = ["ai21", "openai"].map((peer) => ({ peer, value: valueOf(results, scenario, peer, metric) }))
+    if (ours.value === undefined || floor === undefined) return
+    const cost = higher ? floor / ours.value : ours.value / floor
+    const beatsPeers = peers.every((p) =>
+      p.value === undefined || (higher ? ours.value! > p.value : ours.value! < p.value)
+    )
+    out.push({
+      target: `${title}: ahead of \`ai21\` and \`openai\`, at most 1.5× the floor`,
+      met: beatsPeers && cost <= 1.5,
+      detail: `${ours.client} ${format(ours.value, 0)}; ${
+        peers.map((p) => `${p.peer} ${p.value === undefined ? "—" : format(p.value, 0)}`).join(", ")
+      }; cost ${cost.toFixed(2)}× the floor`
+    })
+  }
+  perRequest("sequential", "usPerRequest", false, "sequential requests")
+  perRequest("concurrent", "requestsPerSecond", true, "requests at c=32")
+  perRequest("short-streams", "streamsPerSecond", true, "500 short streams at c=16")
+  for (
+    const [scenario, title] of [["stream-events", "100k stream, one event per write"], [
+      "stream-coalesced",
+      "100k stream, 16 KiB writes"
+    ]] as const
+  ) {
+    const ours = best(scenario, "tokensPerSecond", true)
+    const floor = valueOf(results, scenario, "undici", "tokensPerSecond")
+    if (ours.value === undefined || floor === undefined) continue
+    const others = ["fetch", "ai21", "openai"].map((c) => ({
+      c,
+      value: valueOf(results, scenario, c, "tokensPerSecond")
+    }))
+    const ahead = others.every((o) => o.value === undefined || ours.value! > o.value)
+    out.push({
+      target: `${title}: more tok/s than \`fetch\`, \`ai21\`, \`openai\`; at least 0.8× the floor`,
+      met: ahead && ours.value >= 0.8 * floor,
+      detail: `${ours.client} ${format(ours.value, 0)} tok/s = ${(ours.value / floor).toFixed(2)}× the floor; ${
+        others.map((o) => `${o.c} ${o.value === undefined ? "—" : format(o.value, 0)}`).join(", ")
+      }`
+    })
+  }
+  for (const client of studioClients) {
+    const heap = valueOf(results, "long-stream", client, "heapPeakMiB")
+    if (heap === undefined) continue
+    out.push({
+      target: `1M stream (${client}): heap peak at most 32 MiB above its start`,
+      met: heap <= 32,
+      detail: `${format(heap, 1)} MiB heap, ${
+        format(valueOf(results, "long-stream", client, "arrayBuffersPeakMiB") ?? 0, 1)
+      } MiB array buffers`
+    })
+  }
+  const sequential = best("sequential", "usPerRequest", false).value
+  for (
+    const [metric, what] of [["chatValidationUs", "chat request (10 messages, tools, documents)"], [
+      "runValidationUs",
+      "run request (10 requirements, four tools)"
+    ]] as const
+  ) {
+    const cost = valueOf(results, "validation", "studio-undici", metric)
+    if (cost === undefined || sequential === undefined) continue
+    out.push({
+      target: `validation of a typical ${what}: under 2% of a sequential request`,
+      met: cost < 0.02 * sequential,
+      detail: `${format(cost, 1)} µs = ${((cost / sequential) * 100).toFixed(2)}% of ${format(sequential, 0)} µs`
+    })
+  }
+  return out
+}
+
+export const report = (results: Results, clients: ReadonlyArray<string>): string => {
+  const lines = [table(results, clients), ""]
+  if (clients.some((client) => Object.values(results).some((r) => (r[client]?.garbled ?? 0) > 0))) {
+    lines.push("† every token arrived, but some characters were corrupted (decoded as U+FFFD).", "")
+  }
+  lines.push("| target | verdict | numbers |", "| --- | --- | --- |")
+  for (const t of targets(results)) {
+    lines.push(`| ${t.target} | ${t.met === undefined ? "—" : t.met ? "met" : "**missed**"} | ${t.detail} |`)
+  }
+  return lines.join("\n")
+}
+
+const main = async () => {
+  const scale = Number(process.env.BENCH_SCALE ?? "1")
+  const reps = Number(process.env.BENCH_REPS ?? "5")
+  const clients = process.env.BENCH_CLIENTS?.split(",") ?? [...allClients]
+  const started = Date.now()
+  console.log(
+    `studio-effect benchmark: scale ${scale}, ${reps} repetitions; node ${process.version}, ${os.cpus().length}× ${
+      os.cpus()[0]?.model ?? "cpu"
+    }, ${os.platform()} ${os.release()}; ${new Date().toISOString()}`
+  )
+  const results = await runBench({ scale, reps, clients, log: (line) => console.error(line) })
+  if (process.env.BENCH_JSON !== undefined) writeFileSync(process.env.BENCH_JSON, JSON.stringify(results, null, 2))
+  console.log("")
+  console.log(report(results, clients))
+  console.log("")
+  console.log(`(${((Date.now() - started) / 1000).toFixed(0)} s)`)
+}
+
+if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
+  main().catch((error) => {
+    console.error(error)
+    process.exit(1)
+  })
+}
