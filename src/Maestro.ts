@@ -47,8 +47,9 @@ export const defaultPollMaxDelay: Duration.Duration = Duration.seconds(10)
 export const defaultPollDeadline: Duration.Duration = Duration.minutes(10)
 
 /**
- * The delays between retrieves when no schedule is given: 1 s growing by ×1.5, each jittered to 80–120 %,
- * and never more than 10 s. It never ends by itself; the deadline ends polling.
+ * The delays between retrieves when no schedule is given: 1 s growing by ×1.5, each jittered to 80–120 %
+ * and never more than 10 s (the growth is capped before the jitter, so delays at the cap still vary, within
+ * 8–10 s). It never ends by itself; the deadline ends polling.
  *
  * @since 0.1.0
  * @category constants
@@ -57,6 +58,7 @@ export const defaultPollSchedule: Schedule.Schedule<unknown, MaestroRun> = Sched
   defaultPollInitialDelay,
   1.5
 ).pipe(
+  Schedule.modifyDelay((_, delay) => Duration.min(delay, defaultPollMaxDelay)),
   Schedule.jittered,
   Schedule.modifyDelay((_, delay) => Duration.min(delay, defaultPollMaxDelay))
 )
