@@ -34,6 +34,51 @@ export const mergeRunConfiguration = (
   return { ...merged, input: call.input, include: call.include ?? [] } as RunConfiguration
 }
 
+const asRecord = (value: unknown): Readonly<Record<string, unknown>> =>
+  typeof value === "object" && value !== null && !Array.isArray(value) ? value as Record<string, unknown> : {}
+
+/**
+ * A tool as the service stores it: an http tool's function gets the fields the service always returns
+ * (name, description, and parameters with `type`, `properties` and `required`, each property with a type
+ * and a description).
+ */
+const storedTool = (tool: Readonly<Record<string, unknown>>): Record<string, unknown> => {
+  if (tool.type !== "http") return { ...tool }
+  const fn = asRecord(tool.function)
+  const parameters = asRecord(fn.parameters)
+  const properties = Object.fromEntries(
+    Object.entries(asRecord(parameters.properties)).map(([name, property]) => {
+      const p = asRecord(property)
+      return [name, {
+        ...p,
+        type: typeof p.type === "string" ? p.type : "string",
+        description: typeof p.description === "string" ? p.description : ""
+      }]
+    })
+  )
+  return {
+    ...tool,
+    function: {
+      ...fn,
+      name: typeof fn.name === "string" ? fn.name : "",
+      description: typeof fn.description === "string" ? fn.description : "",
+      parameters: {
+        ...parameters,
+        type: "object",
+        properties,
+        required: Array.isArray(parameters.required) ? parameters.required : []
+      }
+    }
+  }
+}
+
+const normalized = (assistant: Stored): Stored => {
+  const out: Stored = { ...assistant }
+  if (out.response_language === null) out.response_language = "unset"
+  if (Array.isArray(out.tools)) out.tools = out.tools.map((tool) => storedTool(asRecord(tool)))
+  return out
+}
+
 /** The assistants of one service. */
 export const makeAssistantStore = (ids: Ids) => {
   const assistants = new Map<string, Stored>()
@@ -55,9 +100,9 @@ export const makeAssistantStore = (ids: Ids) => {
         created_at: now,
         updated_at: now
       }
-      if (assistant.response_language === null) assistant.response_language = "unset"
-      assistants.set(assistant.id, assistant)
-      return assistant
+      const stored = normalized(assistant)
+      assistants.set(stored.id, stored)
+      return stored
     })
 
   const retrieve = (id: string): Effect.Effect<Stored | undefined> => Effect.sync(() => assistants.get(id))
@@ -69,8 +114,7 @@ export const makeAssistantStore = (ids: Ids) => {
       Effect.sync(() => {
         const current = assistants.get(id)
         if (current === undefined) return undefined
-        const next: Stored = { ...current, ...request, id, updated_at: now }
-        if (next.response_language === null) next.response_language = "unset"
+        const next = normalized({ ...current, ...request, id, updated_at: now })
         assistants.set(id, next)
         return next
       }))
