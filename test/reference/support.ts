@@ -48,7 +48,8 @@ export const call = (
     }
     const response = yield* client.execute(request)
     const text = yield* response.text
-    return { status: response.status, headers: response.headers, text, json: parse(text) } satisfies Answer
+    const answer: Answer = { status: response.status, headers: response.headers, text, json: parse(text) }
+    return answer
   })
 
 /** The `data:` payloads of an SSE body, in order. */
