@@ -5,6 +5,7 @@
  * @since 0.1.0
  */
 import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
@@ -16,7 +17,7 @@ import {
   type ToolCall,
   type Usage
 } from "./ChatSchema.js"
-import { decodeEvents } from "./internal/sse.js"
+import { decodeEventsWith } from "./internal/sse.js"
 import { validateRequest } from "./internal/validate.js"
 import { StudioClient } from "./StudioClient.js"
 import { DecodeError, type StudioError } from "./StudioError.js"
@@ -77,19 +78,71 @@ export const create = (request: ChatRequest): Effect.Effect<ChatCompletion, Stud
 
 const decodeChunk = Schema.decodeUnknownEither(ChatCompletionChunk)
 
-const parseChunk = (data: string): Effect.Effect<Chunk, DecodeError> => {
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value)
+
+const isOptionalString = (value: unknown) => value === undefined || typeof value === "string"
+
+/**
+ * The usual chunk (string and number fields where the schema has them, no tool calls), decoded by hand
+ * into exactly what `ChatCompletionChunk` decodes it to: known fields only, in the schema's order, with its
+ * defaults. Anything else is left to the schema (`undefined`), which also words the errors.
+ */
+const decodeUsualChunk = (json: unknown): Chunk | undefined => {
+  if (!isObject(json) || typeof json.id !== "string" || !Array.isArray(json.choices)) return undefined
+  const choices: Array<Chunk["choices"][number]> = []
+  for (const choice of json.choices as Array<unknown>) {
+    if (!isObject(choice) || typeof choice.index !== "number" || !isObject(choice.delta)) return undefined
+    const delta = choice.delta
+    const content = delta.content
+    if (!isOptionalString(delta.role) || (content !== undefined && content !== null && typeof content !== "string")) {
+      return undefined
+    }
+    if (delta.tool_calls !== undefined && delta.tool_calls !== null) return undefined
+    const finishReason = choice.finish_reason
+    if (finishReason !== undefined && finishReason !== null && typeof finishReason !== "string") return undefined
+    const decodedDelta: { role?: string; content?: string | null; tool_calls?: null } = {}
+    if (delta.role !== undefined) decodedDelta.role = delta.role as string
+    if (content !== undefined) decodedDelta.content = content as string | null
+    if (delta.tool_calls === null) decodedDelta.tool_calls = null
+    choices.push(
+      "logprobs" in choice
+        ? { index: choice.index, delta: decodedDelta, logprobs: choice.logprobs, finish_reason: finishReason ?? null }
+        : { index: choice.index, delta: decodedDelta, finish_reason: finishReason ?? null }
+    )
+  }
+  const usage = json.usage
+  if (usage === undefined || usage === null) return { id: json.id, choices, usage: null }
+  if (
+    !isObject(usage) || typeof usage.prompt_tokens !== "number" || typeof usage.completion_tokens !== "number" ||
+    typeof usage.total_tokens !== "number"
+  ) return undefined
+  return {
+    id: json.id,
+    choices,
+    usage: {
+      prompt_tokens: usage.prompt_tokens,
+      completion_tokens: usage.completion_tokens,
+      total_tokens: usage.total_tokens
+    }
+  }
+}
+
+const parseChunk = (data: string): Either.Either<Chunk, DecodeError> => {
   let json: unknown
   try {
     json = JSON.parse(data)
   } catch {
-    return Effect.fail(
+    return Either.left(
       new DecodeError({ operation: "chat.stream", reason: "an event is not JSON", body: data.slice(0, 1024) })
     )
   }
+  const usual = decodeUsualChunk(json)
+  if (usual !== undefined) return Either.right(usual)
   const result = decodeChunk(json)
   return result._tag === "Right"
-    ? Effect.succeed(result.right)
-    : Effect.fail(new DecodeError({ operation: "chat.stream", reason: result.left.message, body: data.slice(0, 1024) }))
+    ? Either.right(result.right)
+    : Either.left(new DecodeError({ operation: "chat.stream", reason: result.left.message, body: data.slice(0, 1024) }))
 }
 
 /**
@@ -105,8 +158,7 @@ export const stream = (request: ChatRequest): Stream.Stream<Chunk, StudioError, 
       Effect.zip(validateRequest("chat", ChatRequest, { ...request, stream: true }), StudioClient),
       ([valid, client]) =>
         client.stream({ operation: "chat.stream", path, body: valid }).pipe(
-          decodeEvents("POST", client.baseUrl + path),
-          Stream.mapEffect(parseChunk),
+          decodeEventsWith("POST", client.baseUrl + path, parseChunk),
           Stream.withSpan("studio.chat.stream", { kind: "client", attributes: requestAttributes(valid, true) })
         )
     )

@@ -3,6 +3,9 @@
  * reads: UTF-8 is decoded across read boundaries, lines may end in LF, CRLF or CR, `data:` may lack its
  * space, comments and other fields (`event:`, `id:`, `retry:`) are skipped, and `data: [DONE]` ends it.
  */
+import * as Channel from "effect/Channel"
+import * as Chunk from "effect/Chunk"
+import * as Either from "effect/Either"
 import * as Stream from "effect/Stream"
 import { TransportError } from "../StudioError.js"
 
@@ -15,13 +18,14 @@ export const doneMarker = "[DONE]"
  */
 export class SseParser {
   private readonly decoder = new TextDecoder("utf-8")
-  /** Text received but not yet ended by a line break. */
+  /** Text received but not yet ended by a line break (it holds no line break). */
   private pending = ""
   /** Whether the previous read ended in CR, so a leading LF of the next one belongs to it. */
   private skipLeadingLf = false
-  /** Data lines of the event being read. */
-  private data: Array<string> = []
-  private hasData = false
+  /** Data lines of the event being read: how many, the first, and all of them once there are several. */
+  private dataLines = 0
+  private firstData = ""
+  private moreData: Array<string> = []
 
   push(bytes: Uint8Array): Array<string> {
     return this.feed(this.decoder.decode(bytes, { stream: true }))
@@ -30,7 +34,7 @@ export class SseParser {
   end(): Array<string> {
     const events = this.feed(this.decoder.decode())
     if (this.pending !== "") {
-      this.line(this.pending, events)
+      this.line(this.pending, 0, this.pending.length, events)
       this.pending = ""
     }
     this.dispatch(events)
@@ -40,73 +44,141 @@ export class SseParser {
   private feed(text: string): Array<string> {
     const events: Array<string> = []
     if (text === "") return events
+    const pendingLength = this.pending.length
+    const buffer = pendingLength === 0 ? text : this.pending + text
+    const length = buffer.length
     let start = 0
-    if (this.skipLeadingLf && text.charCodeAt(0) === 10) start = 1
-    this.skipLeadingLf = false
-    const length = text.length
-    let buffer = this.pending
-    for (let i = start; i < length; i++) {
-      const code = text.charCodeAt(i)
-      if (code !== 10 && code !== 13) continue
-      this.line(buffer + text.slice(start, i), events)
-      buffer = ""
-      if (code === 13) {
-        if (i + 1 < length) {
-          if (text.charCodeAt(i + 1) === 10) i++
+    if (this.skipLeadingLf) {
+      this.skipLeadingLf = false
+      if (buffer.charCodeAt(0) === 10) start = 1
+    }
+    // `pending` holds no line break, so the search for the next one starts after it
+    let searchFrom = Math.max(start, pendingLength)
+    const lfOnly = text.indexOf("\r") === -1
+    while (searchFrom < length) {
+      let end: number
+      if (lfOnly) {
+        end = buffer.indexOf("\n", searchFrom)
+        if (end === -1) break
+      } else {
+        end = searchFrom
+        while (end < length) {
+          const code = buffer.charCodeAt(end)
+          if (code === 10 || code === 13) break
+          end++
+        }
+        if (end === length) break
+      }
+      this.line(buffer, start, end, events)
+      if (buffer.charCodeAt(end) === 13) {
+        if (end + 1 < length) {
+          if (buffer.charCodeAt(end + 1) === 10) end++
         } else {
           this.skipLeadingLf = true
         }
       }
-      start = i + 1
+      start = searchFrom = end + 1
     }
-    this.pending = buffer + text.slice(start)
+    this.pending = start === 0 ? buffer : start >= length ? "" : buffer.slice(start)
     return events
   }
 
-  private line(line: string, events: Array<string>): void {
-    if (line === "") {
+  /** The line `text[start, end)`. */
+  private line(text: string, start: number, end: number, events: Array<string>): void {
+    if (start === end) {
       this.dispatch(events)
       return
     }
-    if (line.charCodeAt(0) === 58) return // ":" starts a comment
-    const colon = line.indexOf(":")
-    const field = colon === -1 ? line : line.slice(0, colon)
-    if (field !== "data") return
-    let value = colon === -1 ? "" : line.slice(colon + 1)
-    if (value.charCodeAt(0) === 32) value = value.slice(1)
-    this.data.push(value)
-    this.hasData = true
+    const first = text.charCodeAt(start)
+    if (first === 58) return // ":" starts a comment
+    if (
+      first === 100 && end - start >= 5 && text.charCodeAt(start + 1) === 97 && text.charCodeAt(start + 2) === 116 &&
+      text.charCodeAt(start + 3) === 97 && text.charCodeAt(start + 4) === 58
+    ) {
+      // "data:" and its value, without the one space that may follow the colon
+      const value = start + 5 < end && text.charCodeAt(start + 5) === 32 ? start + 6 : start + 5
+      this.data(text.slice(value, end))
+    } else if (end - start === 4 && text.startsWith("data", start)) {
+      this.data("")
+    }
+    // any other field (`event:`, `id:`, `retry:`, unknown ones) is skipped
+  }
+
+  private data(value: string): void {
+    if (this.dataLines === 0) this.firstData = value
+    else if (this.dataLines === 1) this.moreData = [this.firstData, value]
+    else this.moreData.push(value)
+    this.dataLines++
   }
 
   private dispatch(events: Array<string>): void {
-    if (!this.hasData) return
-    events.push(this.data.length === 1 ? this.data[0]! : this.data.join("\n"))
-    this.data = []
-    this.hasData = false
+    if (this.dataLines === 0) return
+    events.push(this.dataLines === 1 ? this.firstData : this.moreData.join("\n"))
+    this.dataLines = 0
+    this.firstData = ""
+    this.moreData = []
   }
 }
+
+/**
+ * The `data` of each event of a body, up to `[DONE]`, each turned by `parse` into an output or an error. A
+ * body that ends before `[DONE]` fails with `TransportError`: a stream cut short is never taken for a
+ * complete answer. One read is parsed in one step, and its outputs go downstream as one chunk; outputs
+ * before a failed event are still delivered, then the stream fails.
+ */
+export const decodeEventsWith = <A, E2>(
+  method: string,
+  url: string,
+  /** The output of one event's `data`, or `Either.left` of the error that ends the stream. */
+  parse: (data: string) => Either.Either<A, E2>
+) =>
+<E, R>(bytes: Stream.Stream<Uint8Array, E, R>): Stream.Stream<A, E | E2 | TransportError, R> =>
+  Stream.suspend(() => {
+    const parser = new SseParser()
+    /** Parses the events of one read: the outputs, and whether the stream is over or failed. */
+    const step = (events: Array<string>, out: Array<A>): { done: boolean; error: E2 | undefined } => {
+      for (let i = 0; i < events.length; i++) {
+        const data = events[i]!
+        if (data === doneMarker) return { done: true, error: undefined }
+        const result = parse(data)
+        if (result._tag === "Left") return { done: false, error: result.left }
+        out.push(result.right)
+      }
+      return { done: false, error: undefined }
+    }
+    type Reader = Channel.Channel<Chunk.Chunk<A>, Chunk.Chunk<Uint8Array>, E | E2 | TransportError, E, void, unknown, R>
+    const emit = (out: Array<A>, then: Reader): Reader =>
+      out.length === 0 ? then : Channel.zipRight(Channel.write(Chunk.unsafeFromArray(out)), then)
+    const reader: Reader = Channel.readWithCause({
+      onInput: (input: Chunk.Chunk<Uint8Array>) => {
+        const out: Array<A> = []
+        for (const bytes of input) {
+          const { done, error } = step(parser.push(bytes), out)
+          if (error !== undefined) return emit(out, Channel.fail(error))
+          if (done) return emit(out, Channel.void)
+        }
+        return emit(out, reader)
+      },
+      onFailure: (cause) => Channel.failCause(cause),
+      onDone: () => {
+        const out: Array<A> = []
+        const { done, error } = step(parser.end(), out)
+        if (error !== undefined) return emit(out, Channel.fail(error))
+        return emit(
+          out,
+          done ? Channel.void : Channel.fail(
+            new TransportError({ method, url, reason: "the event stream ended before [DONE]" })
+          )
+        )
+      }
+    })
+    return Stream.fromChannel(Channel.pipeTo(Stream.toChannel(bytes), reader))
+  })
+
+const right = Either.right
 
 /**
  * The `data` of each event of a body, up to `[DONE]`. A body that ends before `[DONE]` fails with
  * `TransportError`: a stream cut short is never taken for a complete answer.
  */
-export const decodeEvents =
-  (method: string, url: string) =>
-  <E, R>(bytes: Stream.Stream<Uint8Array, E, R>): Stream.Stream<string, E | TransportError, R> =>
-    Stream.suspend(() => {
-      const parser = new SseParser()
-      let done = false
-      return bytes.pipe(
-        Stream.mapConcat((chunk) => parser.push(chunk)),
-        Stream.concat(Stream.suspend(() => Stream.fromIterable(parser.end()))),
-        Stream.takeWhile((data) => {
-          if (data === doneMarker) done = true
-          return !done
-        }),
-        Stream.concat(Stream.suspend(() =>
-          done
-            ? Stream.empty
-            : Stream.fail(new TransportError({ method, url, reason: "the event stream ended before [DONE]" }))
-        ))
-      )
-    })
+export const decodeEvents = (method: string, url: string) => decodeEventsWith(method, url, right<string>)
