@@ -27,8 +27,9 @@ export const requestedDelay = (error: StudioError): Option.Option<Duration.Durat
  */
 export const retrySchedule = (maxRetries: number): Schedule.Schedule<unknown, StudioError> =>
   Schedule.exponential(initialBackoff, 2).pipe(
-    Schedule.union(Schedule.spaced(maxBackoff)),
     Schedule.jittered,
+    // The cap comes after the jitter, so no delay exceeds it.
+    Schedule.union(Schedule.spaced(maxBackoff)),
     Schedule.intersect(Schedule.recurs(maxRetries)),
     Schedule.intersect(Schedule.identity<StudioError>()),
     Schedule.whileInput(isRetryable),
