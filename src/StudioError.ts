@@ -198,7 +198,7 @@ export class PollTimeout extends Schema.TaggedError<PollTimeout>()("PollTimeout"
 }) {
   override get message(): string {
     const status = this.lastRun === undefined ? "" : ` (last status: ${this.lastRun.status})`
-    return `Run ${this.runId} did not reach a terminal status before the polling deadline${status}`
+    return `Run ${this.runId} did not reach a terminal status before polling ended (deadline or schedule)${status}`
   }
 }
 
