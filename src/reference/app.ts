@@ -301,7 +301,7 @@ export const make = (
           }
         }
         const response = yield* routed
-        return cut === undefined ? response : cutBody(request, response, cut)
+        return cut === undefined ? response : yield* cutBody(request, response, cut)
       })
 
     return Effect.gen(function*() {

@@ -164,31 +164,36 @@ const halves = (bytes: Uint8Array): ReadonlyArray<Uint8Array> => {
   return [bytes.slice(0, middle), bytes.slice(middle)]
 }
 
-/** The response with its body cut (or its connection dropped) as the fault says. */
+/**
+ * The response with its body cut (or its connection dropped) as the fault says. The transport's way of
+ * dropping a connection is read now, while the request is handled, since the body is sent later.
+ */
 export const cutBody = (
   request: HttpServerRequest.HttpServerRequest,
   response: HttpServerResponse.HttpServerResponse,
   fault: Extract<Fault, { readonly _tag: "DropMidStream" | "CutStream" }>
-): HttpServerResponse.HttpServerResponse => {
-  const body = response.body
-  let events: Stream.Stream<Uint8Array, unknown>
-  let keep: number
-  if (body._tag === "Stream") {
-    events = body.stream
-    keep = Math.max(0, fault.afterEvents)
-  } else if (body._tag === "Uint8Array") {
-    events = Stream.fromIterable(halves(body.body))
-    keep = 1
-  } else {
-    return response
-  }
-  const kept = Stream.take(events, keep)
-  const ending: Stream.Stream<Uint8Array, unknown> = fault._tag === "DropMidStream"
-    ? Stream.fromEffect(dropConnection(request))
-    : Stream.empty
-  return HttpServerResponse.stream(Stream.concat(kept, ending), {
-    status: response.status,
-    headers: response.headers,
-    contentType: body.contentType
+): Effect.Effect<HttpServerResponse.HttpServerResponse> =>
+  Effect.map(ConnectionControl, (control) => {
+    const body = response.body
+    let events: Stream.Stream<Uint8Array, unknown>
+    let keep: number
+    if (body._tag === "Stream") {
+      events = body.stream
+      keep = Math.max(0, fault.afterEvents)
+    } else if (body._tag === "Uint8Array") {
+      events = Stream.fromIterable(halves(body.body))
+      keep = 1
+    } else {
+      return response
+    }
+    const kept = Stream.take(events, keep)
+    const ending: Stream.Stream<Uint8Array, unknown> = fault._tag === "DropMidStream"
+      ? Stream.fromEffect(Effect.zipRight(control.drop(request), Effect.fail(new ConnectionDropped())))
+      : Stream.empty
+    const { "content-length": _length, ...headers } = response.headers
+    return HttpServerResponse.stream(Stream.concat(kept, ending), {
+      status: response.status,
+      headers,
+      contentType: body.contentType
+    })
   })
-}

@@ -14,11 +14,26 @@ import { make } from "./app.js"
 import { ConnectionControl, type ConnectionDropped } from "./faults.js"
 import type { Listening, ListenOptions } from "./index.js"
 
+/** Destroys the socket of `response` once what was written to it has left, so a client sees it. */
+const destroyAfterFlush = (response: http.ServerResponse): Effect.Effect<void> =>
+  Effect.async<void>((resume) => {
+    const attempt = (tries: number) => {
+      const pending = response.writableLength + (response.socket?.writableLength ?? 0)
+      if (pending === 0 || tries > 1000) {
+        response.destroy()
+        resume(Effect.void)
+      } else {
+        setImmediate(() => attempt(tries + 1))
+      }
+    }
+    setImmediate(() => attempt(0))
+  })
+
 /** The app with dropped connections made real: the socket is destroyed. */
 export const overSocket = (app: HttpApp.Default<ConnectionDropped>): HttpApp.Default =>
   app.pipe(
     Effect.provideService(ConnectionControl, {
-      drop: (request) => Effect.sync(() => NodeHttpServerRequest.toServerResponse(request).destroy())
+      drop: (request) => destroyAfterFlush(NodeHttpServerRequest.toServerResponse(request))
     }),
     Effect.catchTag("ConnectionDropped", () => Effect.succeed(HttpServerResponse.empty()))
   )
