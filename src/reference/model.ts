@@ -244,6 +244,10 @@ const objectFor = (schema: JsonSchema, text: string, depth = 0): Record<string, 
   const properties = asSchema(schema.properties)
   const out: Record<string, unknown> = {}
   for (const [key, property] of Object.entries(properties)) out[key] = valueFor(asSchema(property), key, text, depth)
+  // A required name the schema does not describe still needs a value; any value fits it.
+  for (const key of Array.isArray(schema.required) ? schema.required : []) {
+    if (typeof key === "string" && !(key in out)) out[key] = valueFor({}, key, text, depth)
+  }
   return out
 }
 
