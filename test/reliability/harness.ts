@@ -1,0 +1,158 @@
+/**
+ * The reliability harness: the reference service over a real socket on 127.0.0.1 (port 0) with a server we
+ * own, so tests can count its connections and see when a client closes one; the arrival time of every
+ * request on Effect's clock (the `TestClock` in tests); the client over a chosen transport with a canary
+ * key; and canaries to search for in everything the SDK emits.
+ */
+import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
+import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
+import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
+import * as HttpClient from "@effect/platform/HttpClient"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Redacted from "effect/Redacted"
+import type * as Scope from "effect/Scope"
+import * as http from "node:http"
+import type { Socket } from "node:net"
+import * as Reference from "../../src/reference/index.js"
+import { overSocket } from "../../src/reference/node.js"
+import * as StudioClient from "../../src/StudioClient.js"
+
+export const canaryKey = "sk-CANARY-KEY-7e3d91a0c4"
+export const canaryMcp = "Bearer CANARY-MCP-2f6b"
+export const canaryHttp = "CANARY-HTTP-9a1c"
+/** Every string that must never leave the SDK; the last one catches any fragment. */
+export const canaries = [canaryKey, canaryMcp, canaryHttp, "CANARY"]
+
+/** A run request carrying tool credentials, which travel only in the body to the service. */
+export const runRequest = {
+  input: "Summarise the page",
+  budget: "low" as const,
+  tools: [
+    {
+      type: "mcp" as const,
+      server_label: "docs",
+      server_url: "https://mcp.example.com",
+      headers: { Authorization: canaryMcp }
+    },
+    {
+      type: "http" as const,
+      function: { name: "lookup" },
+      endpoint: { url: "https://api.example.com/lookup", headers: { "x-api-key": canaryHttp } }
+    }
+  ]
+}
+
+export const chatRequest = { model: "fpmodel-mini", messages: [{ role: "user" as const, content: "Hi there" }] }
+
+/** A request as the reference service saw it arrive: method, path, and Effect's clock at that moment. */
+export interface Arrival {
+  readonly method: string
+  readonly path: string
+  readonly at: number
+}
+
+export interface ReferenceServer {
+  readonly url: string
+  readonly arrivals: Array<Arrival>
+  /** The headers of every request the server received. */
+  readonly headers: Array<http.IncomingHttpHeaders>
+  /** Connections accepted so far, and how many of them the server has seen closed. */
+  readonly accepted: () => number
+  readonly closed: () => number
+  /** Connections open now. */
+  readonly open: () => number
+}
+
+/**
+ * The reference service with `options` on a socket of our own, until the scope closes. Dropped connections
+ * destroy the socket as `Reference.listen` does.
+ */
+export const referenceServer = (
+  options: Reference.ReferenceOptions = {}
+): Effect.Effect<ReferenceServer, never, Scope.Scope> =>
+  Effect.gen(function*() {
+    const clock = yield* Effect.clock
+    const arrivals: Array<Arrival> = []
+    const headers: Array<http.IncomingHttpHeaders> = []
+    const plan = options.faults
+    const app = yield* Reference.app({
+      ...options,
+      faults: (request) => {
+        arrivals.push({ method: request.method, path: request.path, at: clock.unsafeCurrentTimeMillis() })
+        return Reference.Fault.faultsFor(plan, request)
+      }
+    })
+    const sockets = new Set<Socket>()
+    let accepted = 0
+    let closed = 0
+    const server = http.createServer()
+    server.on("connection", (socket: Socket) => {
+      accepted++
+      sockets.add(socket)
+      socket.on("close", () => {
+        closed++
+        sockets.delete(socket)
+      })
+    })
+    server.on("request", (request: http.IncomingMessage) => {
+      headers.push(request.headers)
+    })
+    const httpServer = yield* NodeHttpServer.make(() => server, { port: 0, host: "127.0.0.1" }).pipe(Effect.orDie)
+    yield* httpServer.serve(overSocket(app))
+    const address = httpServer.address
+    const port = address._tag === "TcpAddress" ? address.port : 0
+    // Close idle keep-alive sockets too, so the server's scope ends at once.
+    yield* Effect.addFinalizer(() => Effect.sync(() => server.closeAllConnections()))
+    return {
+      url: `http://127.0.0.1:${port}`,
+      arrivals,
+      headers,
+      accepted: () => accepted,
+      closed: () => closed,
+      open: () => sockets.size
+    }
+  })
+
+/** The transports the SDK is tested over. */
+export const transports = {
+  fetch: FetchHttpClient.layer,
+  undici: NodeHttpClient.layerUndici
+} as const
+
+export type TransportName = keyof typeof transports
+
+/** When the client sent each request, on Effect's clock (the transport's view, before any I/O). */
+export interface SendLog {
+  readonly sent: Array<number>
+}
+
+/** The client with the canary key against `url`, over `transport`, recording when it sends. */
+export const clientLayer = (
+  url: string,
+  transport: TransportName,
+  options: Partial<StudioClient.StudioClientOptions> = {},
+  log?: SendLog
+): Layer.Layer<StudioClient.StudioClient> =>
+  StudioClient.layer({
+    apiKey: Redacted.make(canaryKey),
+    baseUrl: url,
+    ...options,
+    ...(log === undefined ? {} : {
+      transformClient: HttpClient.tapRequest(() =>
+        Effect.clockWith((clock) => Effect.sync(() => log.sent.push(clock.unsafeCurrentTimeMillis())))
+      )
+    })
+  }).pipe(Layer.provide(transports[transport]), Layer.orDie)
+
+/** An error as every printer would show it. */
+export const showError = (error: unknown): string => {
+  const e = error as Error
+  let json: string
+  try {
+    json = JSON.stringify(error)
+  } catch (cause) {
+    json = `JSON.stringify threw ${String(cause)}`
+  }
+  return [String(error), json, e.message ?? "", e.stack ?? "", JSON.stringify(Object.entries(e))].join("\n")
+}
