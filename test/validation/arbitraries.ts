@@ -138,6 +138,21 @@ export const validChatMessages: fc.Arbitrary<ReadonlyArray<ChatMessage>> = fc.in
   count
 ) => fc.tuple(...Array.from({ length: count }, (_, index) => chatSegment(index))).map((segments) => segments.flat()))
 
+/**
+ * A JSON Schema of function parameters as the interface describes them: an object whose properties each
+ * have a type and a description, with `required` naming some of those properties.
+ */
+export const functionParameters = fc.dictionary(
+  nonEmptyName,
+  fc.record({
+    type: fc.constantFrom("string", "integer", "float", "number", "array", "boolean", "object"),
+    description: text
+  }),
+  { maxKeys: 4 }
+).chain((properties) =>
+  fc.subarray(Object.keys(properties)).map((required) => ({ type: "object" as const, properties, required }))
+)
+
 /** A function tool with a name, a description and (sometimes) a parameter schema. */
 export const validChatTool: fc.Arbitrary<NonNullable<ChatRequest["tools"]>[number]> = fc.record({
   type: fc.constant("function" as const),
@@ -145,17 +160,7 @@ export const validChatTool: fc.Arbitrary<NonNullable<ChatRequest["tools"]>[numbe
     {
       name: nonEmptyName,
       description: text,
-      parameters: fc.record({
-        type: fc.constant("object" as const),
-        properties: fc.dictionary(
-          nonEmptyName,
-          fc.record({
-            type: fc.constantFrom("string", "integer", "float", "number", "array", "boolean", "object"),
-            description: text
-          })
-        ),
-        required: fc.array(nonEmptyName, { maxLength: 2 })
-      }, { requiredKeys: ["type"] })
+      parameters: functionParameters
     },
     { requiredKeys: ["name", "description"] }
   )
@@ -262,7 +267,7 @@ export const validHttpTool: fc.Arbitrary<RunTool> = fc.record({
   function: fc.record({
     name: nonEmptyName,
     description: text,
-    parameters: fc.record({ type: fc.constant("object"), properties: fc.dictionary(nonEmptyName, fc.json()) })
+    parameters: functionParameters
   }, { requiredKeys: [] }),
   endpoint: fc.record({ url: absoluteUrl, headers }, { requiredKeys: ["url"] })
 })
