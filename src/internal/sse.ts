@@ -5,7 +5,6 @@
  */
 import * as Channel from "effect/Channel"
 import * as Chunk from "effect/Chunk"
-import * as Either from "effect/Either"
 import * as Stream from "effect/Stream"
 import { TransportError } from "../StudioError.js"
 
@@ -129,8 +128,8 @@ export class SseParser {
 export const decodeEventsWith = <A, E2>(
   method: string,
   url: string,
-  /** The output of one event's `data`, or `Either.left` of the error that ends the stream. */
-  parse: (data: string) => Either.Either<A, E2>
+  /** The output of one event's `data`, or an `EventError` with the error that ends the stream. */
+  parse: (data: string) => A | EventError<E2>
 ) =>
 <E, R>(bytes: Stream.Stream<Uint8Array, E, R>): Stream.Stream<A, E | E2 | TransportError, R> =>
   Stream.suspend(() => {
@@ -141,8 +140,8 @@ export const decodeEventsWith = <A, E2>(
         const data = events[i]!
         if (data === doneMarker) return { done: true, error: undefined }
         const result = parse(data)
-        if (result._tag === "Left") return { done: false, error: result.left }
-        out.push(result.right)
+        if (result instanceof EventError) return { done: false, error: result.error }
+        out.push(result)
       }
       return { done: false, error: undefined }
     }
@@ -175,10 +174,15 @@ export const decodeEventsWith = <A, E2>(
     return Stream.fromChannel(Channel.pipeTo(Stream.toChannel(bytes), reader))
   })
 
-const right = Either.right
+/** The error of an event that `parse` rejects (a class, so that no output is mistaken for it). */
+export class EventError<E> {
+  constructor(readonly error: E) {}
+}
+
+const identity = (data: string): string => data
 
 /**
  * The `data` of each event of a body, up to `[DONE]`. A body that ends before `[DONE]` fails with
  * `TransportError`: a stream cut short is never taken for a complete answer.
  */
-export const decodeEvents = (method: string, url: string) => decodeEventsWith(method, url, right<string>)
+export const decodeEvents = (method: string, url: string) => decodeEventsWith(method, url, identity)
