@@ -19,6 +19,7 @@ import { ChatRequest } from "../ChatSchema.js"
 import { RunRequest } from "../MaestroSchema.js"
 import { chatModels, runModels } from "../Models.js"
 import { makeAssistantStore, mergeRunConfiguration } from "./assistants.js"
+import { BodyTooLarge, declaredLength, defaultMaxBodyBytes, readText, tooLargeDetail } from "./body.js"
 import * as Chat from "./chat.js"
 import {
   type ConnectionDropped,
@@ -62,6 +63,10 @@ export interface ReferenceOptions {
   readonly faults?: FaultPlan | undefined
   /** A pause between the events of a stream, on Effect's clock (default none). */
   readonly streamEventDelay?: Duration.DurationInput | undefined
+  /** The largest request body accepted, in bytes (default 1 MiB); a larger one is answered 413. */
+  readonly maxBodyBytes?: number | undefined
+  /** The deepest nesting of arrays and objects accepted in a JSON body (default 64); deeper is a 422. */
+  readonly maxJsonDepth?: number | undefined
 }
 
 /**
@@ -119,17 +124,28 @@ export const make = (
     const keys = options.apiKeys === undefined ? undefined : new Set(options.apiKeys)
     const windows = new Map<string, { start: number; count: number }>()
     let requestCount = 0
+    const maxBodyBytes = options.maxBodyBytes ?? defaultMaxBodyBytes
+    const maxJsonDepth = options.maxJsonDepth ?? Wire.defaultMaxJsonDepth
+    // the connection closes after a 413, so the rest of an unread body is not drained on a kept-alive socket
+    const tooLarge = () => Wire.detail(413, tooLargeDetail(maxBodyBytes), { connection: "close" })
 
     // -- request helpers ------------------------------------------------------------------------------
 
-    /** The request body decoded with a schema; a bad body becomes the 422 FastAPI would send. */
+    /**
+     * The request body decoded with a schema: a bad body becomes the 422 FastAPI would send, one nested too
+     * deeply a 422 before any decoding, and one over the size limit `BodyTooLarge` (a 413).
+     */
     const body = <A, I>(schema: Schema.Schema<A, I>) =>
       Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
-        request.text.pipe(
-          Effect.orElseSucceed(() => "\u0000"),
+        readText(request, maxBodyBytes).pipe(
+          Effect.catchTag("BodyUnreadable", () => Effect.succeed("\u0000")),
           Effect.flatMap((text) => {
             const parsed = Wire.parseJson(text)
-            return Either.isLeft(parsed) ? Effect.fail(parsed.left) : Wire.decodeBody(schema, parsed.right)
+            if (Either.isLeft(parsed)) return Effect.fail(parsed.left)
+            if (Wire.nestedDeeperThan(parsed.right, maxJsonDepth)) {
+              return Effect.fail(new Wire.InvalidBody([Wire.tooDeepIssue(maxJsonDepth)]))
+            }
+            return Wire.decodeBody(schema, parsed.right)
           })
         ))
 
@@ -143,7 +159,7 @@ export const make = (
     const endpoint = <E>(
       handler: Effect.Effect<
         HttpServerResponse.HttpServerResponse,
-        E | Wire.InvalidBody,
+        E | Wire.InvalidBody | BodyTooLarge,
         HttpServerRequest.HttpServerRequest | HttpRouter.RouteContext
       >
     ) =>
@@ -169,6 +185,10 @@ export const make = (
           Effect.catchIf(
             (error): error is Wire.InvalidBody => error instanceof Wire.InvalidBody,
             (error) => Effect.succeed(Wire.unprocessable(error.issues))
+          ),
+          Effect.catchIf(
+            (error): error is BodyTooLarge => error instanceof BodyTooLarge,
+            () => Effect.succeed(tooLarge())
           )
         )
       })
@@ -272,7 +292,7 @@ export const make = (
       HttpRouter.post(`${basePath}/assistants/:id`, runAssistant)
     )
 
-    const routed = router.pipe(
+    const routes = router.pipe(
       Effect.catchTag("RouteNotFound", (error) =>
         Effect.succeed(
           knownPaths.some((pattern) => pattern.test(pathOf(error.request.url)))
@@ -281,6 +301,12 @@ export const make = (
         )),
       Effect.catchAllDefect(() => Effect.succeed(Wire.detail(500, "Internal Server Error")))
     )
+
+    /** A body declared larger than the limit is refused before anything else, as a proxy in front would. */
+    const routed = Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
+      const declared = declaredLength(request)
+      return declared !== undefined && declared > maxBodyBytes ? Effect.succeed(tooLarge()) : routes
+    })
 
     /** Runs the request through the faults the plan gives it. */
     const withFaults = (faults: ReadonlyArray<Fault>) =>

@@ -5,6 +5,7 @@
  */
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
+import * as SynchronizedRef from "effect/SynchronizedRef"
 import type * as AssistantSchema from "../AssistantSchema.js"
 import type { Ids } from "./ids.js"
 import type { RunConfiguration } from "./runs.js"
@@ -79,14 +80,18 @@ const normalized = (assistant: Stored): Stored => {
   return out
 }
 
-/** The assistants of one service. */
+/**
+ * The assistants of one service. The store is one `SynchronizedRef` of an immutable map (copied on write,
+ * in insertion order for `list`); every change is a single `modify`, so concurrent updates of one assistant
+ * each see the previous one and none is lost.
+ */
 export const makeAssistantStore = (ids: Ids) => {
-  const assistants = new Map<string, Stored>()
+  const store = SynchronizedRef.unsafeMake<ReadonlyMap<string, Stored>>(new Map())
   const isoNow = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis).toISOString())
 
   const create = (request: typeof AssistantSchema.CreateAssistantRequest.Type) =>
-    Effect.map(isoNow, (now) => {
-      const assistant: Stored = {
+    Effect.flatMap(isoNow, (now) => {
+      const stored = normalized({
         budget: "medium",
         visibility: "public",
         assistant_type: "default",
@@ -99,28 +104,42 @@ export const makeAssistantStore = (ids: Ids) => {
         user_id: "reference-user",
         created_at: now,
         updated_at: now
-      }
-      const stored = normalized(assistant)
-      assistants.set(stored.id, stored)
-      return stored
+      })
+      return SynchronizedRef.modify(store, (assistants) => [stored, new Map(assistants).set(stored.id, stored)])
     })
 
-  const retrieve = (id: string): Effect.Effect<Stored | undefined> => Effect.sync(() => assistants.get(id))
+  const retrieve = (id: string): Effect.Effect<Stored | undefined> =>
+    Effect.map(SynchronizedRef.get(store), (assistants) => assistants.get(id))
 
-  const list = Effect.sync(() => ({ results: [...assistants.values()] }))
+  const list = Effect.map(SynchronizedRef.get(store), (assistants) => ({ results: [...assistants.values()] }))
+
+  /**
+   * Read-modify-write of one assistant, atomically: `f` gets the current value and returns the next one,
+   * and no other change of the store runs in between. `undefined` when there is no such assistant.
+   */
+  const modify = <E, R>(
+    id: string,
+    f: (current: Stored) => Effect.Effect<Stored, E, R>
+  ): Effect.Effect<Stored | undefined, E, R> =>
+    SynchronizedRef.modifyEffect(store, (assistants) => {
+      const current = assistants.get(id)
+      if (current === undefined) return Effect.succeed([undefined, assistants] as const)
+      return Effect.map(f(current), (next) => {
+        const stored = normalized({ ...next, id })
+        return [stored, new Map(assistants).set(id, stored)] as const
+      })
+    })
 
   const update = (id: string, request: typeof AssistantSchema.ModifyAssistantRequest.Type) =>
-    Effect.flatMap(isoNow, (now) =>
-      Effect.sync(() => {
-        const current = assistants.get(id)
-        if (current === undefined) return undefined
-        const next = normalized({ ...current, ...request, id, updated_at: now })
-        assistants.set(id, next)
-        return next
-      }))
+    modify(id, (current) => Effect.map(isoNow, (now) => ({ ...current, ...request, id, updated_at: now })))
 
   const remove = (id: string) =>
-    Effect.sync(() => assistants.delete(id) ? { object: "assistant", deleted: true, id } : undefined)
+    SynchronizedRef.modify(store, (assistants) => {
+      if (!assistants.has(id)) return [undefined, assistants]
+      const next = new Map(assistants)
+      next.delete(id)
+      return [{ object: "assistant", deleted: true, id }, next]
+    })
 
-  return { create, retrieve, list, update, remove }
+  return { create, retrieve, list, modify, update, remove }
 }

@@ -10,41 +10,31 @@ import type * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import * as HttpClientResponse from "@effect/platform/HttpClientResponse"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
-import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
+import type * as Runtime from "effect/Runtime"
 import * as Stream from "effect/Stream"
 import type { ConnectionDropped } from "./faults.js"
 
-const concat = (parts: ReadonlyArray<Uint8Array>): Uint8Array => {
-  const out = new Uint8Array(parts.reduce((n, part) => n + part.length, 0))
-  let offset = 0
-  for (const part of parts) {
-    out.set(part, offset)
-    offset += part.length
-  }
-  return out
-}
-
+/**
+ * The body as a web body. A streamed body stays a stream, read by the service as it needs it: the service
+ * stops reading one that passes its size limit, so an endless body is never collected.
+ */
 const bodyOf = (
-  request: HttpClientRequest.HttpClientRequest
-): Effect.Effect<BodyInit | undefined, HttpClientError.RequestError> => {
+  request: HttpClientRequest.HttpClientRequest,
+  runtime: Runtime.Runtime<never>
+): BodyInit | undefined => {
   const body = request.body
   switch (body._tag) {
     case "Empty":
-      return Effect.succeed(undefined)
+      return undefined
     case "Uint8Array":
-      return Effect.succeed(body.body as BodyInit)
+      return body.body as BodyInit
     case "Raw":
-      return Effect.succeed(body.body as BodyInit)
+      return body.body as BodyInit
     case "FormData":
-      return Effect.succeed(body.formData)
+      return body.formData
     case "Stream":
-      return Stream.runCollect(body.stream).pipe(
-        Effect.map((parts) => concat(Chunk.toReadonlyArray(parts)) as BodyInit),
-        Effect.mapError((cause) =>
-          new HttpClientError.RequestError({ request, reason: "Encode", cause, description: "reading the body" })
-        )
-      )
+      return Stream.toReadableStreamRuntime(body.stream, runtime) as BodyInit
   }
 }
 
@@ -52,15 +42,16 @@ const bodyOf = (
 export const fromApp = (app: HttpApp.Default<ConnectionDropped>): HttpClient.HttpClient =>
   HttpClient.make((request, url, signal) =>
     Effect.gen(function*() {
-      const body = yield* bodyOf(request)
+      const runtime = yield* Effect.runtime<never>()
+      const body = bodyOf(request, runtime)
       const hasBody = body !== undefined && request.method !== "GET" && request.method !== "HEAD"
       const webRequest = new Request(url, {
         method: request.method,
         headers: request.headers as Record<string, string>,
         signal,
-        ...(hasBody ? { body } : {})
-      })
-      const runtime = yield* Effect.runtime<never>()
+        // a stream body needs `duplex: "half"` (Node.js's fetch); other bodies ignore it
+        ...(hasBody ? { body, duplex: "half" } : {})
+      } as RequestInit)
       const response = yield* app.pipe(
         Effect.provideService(HttpServerRequest.HttpServerRequest, HttpServerRequest.fromWeb(webRequest)),
         Effect.catchTag("ConnectionDropped", () =>

@@ -92,6 +92,34 @@ export const parseJson = (text: string): Either.Either<unknown, InvalidBody> => 
   }
 }
 
+/** The default limit of nesting of a JSON body: deeper bodies are refused before they are decoded. */
+export const defaultMaxJsonDepth = 64
+
+/**
+ * Whether a parsed JSON value nests arrays and objects more than `limit` levels deep. It walks with its own
+ * stack, so a body nested 100,000 levels deep is measured without recursion.
+ */
+export const nestedDeeperThan = (value: unknown, limit: number): boolean => {
+  const stack: Array<readonly [unknown, number]> = [[value, 0]]
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop()!
+    if (typeof node !== "object" || node === null) continue
+    if (depth + 1 > limit) return true
+    const children = Array.isArray(node) ? node : Object.values(node)
+    for (const child of children) {
+      if (typeof child === "object" && child !== null) stack.push([child, depth + 1])
+    }
+  }
+  return false
+}
+
+/** The 422 issue of a body nested too deeply. */
+export const tooDeepIssue = (limit: number): FastApiIssue => ({
+  loc: ["body"],
+  msg: `JSON nested more than ${limit} levels deep`,
+  type: "value_error"
+})
+
 /** Decodes a parsed body with a schema of the SDK, reporting every issue. */
 export const decodeBody = <A, I>(schema: Schema.Schema<A, I>, body: unknown): Effect.Effect<A, InvalidBody> =>
   Effect.mapError(
