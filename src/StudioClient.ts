@@ -177,8 +177,10 @@ export const withRequestOptions: {
 } = dual(
   2,
   <A, E, R>(self: Effect.Effect<A, E, R>, options: RequestOptions): Effect.Effect<A, E, R> =>
-    Effect.flatMap(CurrentRequestOptions, (current) =>
-      Effect.provideService(self, CurrentRequestOptions, mergeRequestOptions(current, options)))
+    Effect.flatMap(
+      CurrentRequestOptions,
+      (current) => Effect.provideService(self, CurrentRequestOptions, mergeRequestOptions(current, options))
+    )
 )
 
 /**
@@ -193,8 +195,10 @@ export const withStreamRequestOptions: {
 } = dual(
   2,
   <A, E, R>(self: Stream.Stream<A, E, R>, options: RequestOptions): Stream.Stream<A, E, R> =>
-    Stream.unwrap(Effect.map(CurrentRequestOptions, (current) =>
-      Stream.provideService(self, CurrentRequestOptions, mergeRequestOptions(current, options))))
+    Stream.unwrap(
+      Effect.map(CurrentRequestOptions, (current) =>
+        Stream.provideService(self, CurrentRequestOptions, mergeRequestOptions(current, options)))
+    )
 )
 
 const mergeRequestOptions = (base: RequestOptions, override: RequestOptions): RequestOptions => ({
@@ -239,6 +243,23 @@ const transportError = (request: HttpClientRequest.HttpClientRequest, error: Htt
       : `${error.reason} error${error.description ? `: ${error.description}` : ""}`
   })
 
+const decoders = new WeakMap<Schema.Schema.Any, (input: unknown) => Effect.Effect<any, ParseResult.ParseError>>()
+
+/** The decoder of a response schema, made once per schema. */
+const decoderOf = <A, I>(schema: Schema.Schema<A, I>): (input: unknown) => Effect.Effect<A, ParseResult.ParseError> => {
+  let decoder = decoders.get(schema)
+  if (decoder === undefined) {
+    decoder = Schema.decodeUnknown(schema)
+    decoders.set(schema, decoder)
+  }
+  return decoder
+}
+
+const isEmpty = (object: object): boolean => {
+  for (const _ in object) return false
+  return true
+}
+
 const missingKey = new AuthError({ detail: "No API key is configured (set STUDIO_API_KEY or pass apiKey)." })
 
 const resolved = (options: RequestOptions) => ({
@@ -261,16 +282,17 @@ export const make = (
     const baseUrl = yield* checkBaseUrl(options.baseUrl ?? defaultBaseUrl, options.allowInsecureHttp === true)
     const transport = yield* HttpClient.HttpClient
     const apiKey = options.apiKey
+    // the headers every request gets, in the order they override each other, computed once
+    const defaultHeaders: Record<string, string> = {
+      "User-Agent": `studio-effect/${version}`,
+      "Accept": "application/json",
+      ...(apiKey === undefined ? {} : { "Authorization": `Bearer ${Redacted.value(apiKey)}` }),
+      ...options.headers
+    }
     const withDefaults = transport.pipe(
-      HttpClient.mapRequest((request) => {
-        let out = HttpClientRequest.prependUrl(request, baseUrl).pipe(
-          HttpClientRequest.setHeader("User-Agent", `studio-effect/${version}`),
-          HttpClientRequest.acceptJson
-        )
-        if (apiKey !== undefined) out = HttpClientRequest.bearerToken(out, apiKey)
-        if (options.headers !== undefined) out = HttpClientRequest.setHeaders(out, options.headers)
-        return out
-      })
+      HttpClient.mapRequest((request) =>
+        HttpClientRequest.setHeaders(HttpClientRequest.prependUrl(request, baseUrl), defaultHeaders)
+      )
     )
     const httpClient = options.transformClient === undefined ? withDefaults : options.transformClient(withDefaults)
 
@@ -280,9 +302,15 @@ export const make = (
       body: unknown,
       headers: Readonly<Record<string, string>>
     ) => {
-      const base = HttpClientRequest.make(method)(path).pipe(HttpClientRequest.setHeaders(headers))
+      const bare = HttpClientRequest.make(method)(path)
+      const base = isEmpty(headers) ? bare : HttpClientRequest.setHeaders(bare, headers)
       return body === undefined ? base : HttpClientRequest.bodyUnsafeJson(base, body)
     }
+
+    // most calls run with the default (empty) request options: resolve those once
+    const defaultSettings = resolved(options)
+    const settingsFor = (current: RequestOptions) =>
+      isEmpty(current) ? defaultSettings : resolved(mergeRequestOptions(options, current))
 
     /** Sends once; a non-200 answer becomes the error of its status. */
     const send = (operation: string, request: HttpClientRequest.HttpClientRequest) =>
@@ -332,14 +360,16 @@ export const make = (
       Effect.flatMap(
         Effect.mapError(response.text, (error) => transportError(response.request, error)),
         (text) => {
-          const requestId = requestIdOf(response.headers)
-          const decodeError = (reason: string) =>
-            new DecodeError({
+          const decodeError = (reason: string) => {
+            // read only on failure: converting the response headers costs on every request
+            const requestId = requestIdOf(response.headers)
+            return new DecodeError({
               operation,
               reason,
               body: text.slice(0, 1024),
               ...(requestId === undefined ? {} : { requestId })
             })
+          }
           let json: unknown
           try {
             json = JSON.parse(text)
@@ -347,7 +377,7 @@ export const make = (
             return Effect.fail(decodeError("the body is not JSON"))
           }
           return Effect.mapError(
-            Schema.decodeUnknown(schema)(json),
+            decoderOf(schema)(json),
             (error: ParseResult.ParseError) => decodeError(error.message)
           )
         }
@@ -356,7 +386,7 @@ export const make = (
     const json = <A, I>(request: JsonRequest<A, I>): Effect.Effect<A, StudioError> =>
       Effect.flatMap(CurrentRequestOptions, (current) => {
         if (apiKey === undefined) return Effect.fail(missingKey)
-        const settings = resolved(mergeRequestOptions(options, current))
+        const settings = settingsFor(current)
         const httpRequest = buildRequest(request.method, request.path, request.body, settings.headers)
         const attempt = withAttemptTimeout(
           httpRequest,
@@ -369,9 +399,11 @@ export const make = (
 
     const stream = (request: StreamRequest): Stream.Stream<Uint8Array, StudioError> =>
       Stream.unwrapScoped(Effect.gen(function*() {
-        if (apiKey === undefined) return yield* missingKey
+        if (apiKey === undefined) {
+          return yield* missingKey
+        }
         const current = yield* CurrentRequestOptions
-        const settings = resolved(mergeRequestOptions(options, current))
+        const settings = settingsFor(current)
         const httpRequest = buildRequest("POST", request.path, request.body, settings.headers).pipe(
           HttpClientRequest.setHeader("Accept", "text/event-stream")
         )
@@ -381,7 +413,9 @@ export const make = (
           withAttemptTimeout(httpRequest, settings.timeout, send(request.operation, httpRequest))
         )
         return response.stream.pipe(
-          Stream.mapError((error) => transportError(httpRequest, error)),
+          Stream.mapError((error) =>
+            transportError(httpRequest, error)
+          ),
           Stream.timeoutFail(
             () =>
               new TimeoutError({
