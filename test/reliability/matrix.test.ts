@@ -102,7 +102,7 @@ const driveRetries = <A, R>(
     const sentBefore = log.sent.length
     const fiber = yield* Effect.fork(effect)
     const done = () => fiber.unsafePoll() !== null
-    const quiet = () => attemptFailures() - base >= log.sent.length - sentBefore
+    const quiet = () => log.sent.length > sentBefore && attemptFailures() - base >= log.sent.length - sentBefore
     for (let i = 0; i < maxSteps && !done(); i++) {
       yield* waitUntil(() => done() || quiet())
       // A few event-loop turns for the failed attempt to reach its retry schedule, which starts the wait.
