@@ -6,6 +6,7 @@
  * @since 0.1.0
  */
 import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
 import {
   Assistant,
   AssistantList,
@@ -54,6 +55,11 @@ export interface ListOptions {
   /** Only the assistants of these workspaces. */
   readonly workspaceIds?: ReadonlyArray<string> | undefined
 }
+
+/** The options of `list`, checked like a request body. */
+const ListOptionsSchema = Schema.Struct({
+  workspaceIds: Schema.optional(Schema.Array(Schema.String))
+})
 
 const withAssistantId = <A>(
   operation: string,
@@ -163,17 +169,20 @@ export const retrieve = (assistantId: string): Effect.Effect<Assistant, StudioEr
  * @category operations
  */
 export const list = (options: ListOptions = {}): Effect.Effect<AssistantList, StudioError, StudioClient> =>
-  Effect.flatMap(StudioClient, (client) => {
-    const query = new URLSearchParams()
-    for (const workspaceId of options.workspaceIds ?? []) query.append("workspace_ids", workspaceId)
-    const search = query.toString()
-    return client.json({
-      operation: "assistants.list",
-      method: "GET",
-      path: search === "" ? assistantsPath : `${assistantsPath}?${search}`,
-      response: AssistantList
-    })
-  }).pipe(span("assistants.list", {}))
+  Effect.flatMap(
+    Effect.zip(validateRequest("assistants.list", ListOptionsSchema, options), StudioClient),
+    ([valid, client]) => {
+      const query = new URLSearchParams()
+      for (const workspaceId of valid.workspaceIds ?? []) query.append("workspace_ids", workspaceId)
+      const search = query.toString()
+      return client.json({
+        operation: "assistants.list",
+        method: "GET",
+        path: search === "" ? assistantsPath : `${assistantsPath}?${search}`,
+        response: AssistantList
+      })
+    }
+  ).pipe(span("assistants.list", {}))
 
 /**
  * Modifies an assistant (PATCH): only the fields sent change. An unknown id fails with `NotFound`.

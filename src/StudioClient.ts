@@ -234,14 +234,32 @@ const checkBaseUrl = (baseUrl: string, allowInsecureHttp: boolean): Effect.Effec
   return Effect.succeed(baseUrl.replace(/\/+$/, ""))
 }
 
-const transportError = (request: HttpClientRequest.HttpClientRequest, error: HttpClientError.HttpClientError) =>
-  new TransportError({
-    method: request.method,
-    url: request.url,
-    reason: error._tag === "RequestError"
-      ? `${error.reason.toLowerCase()} error${error.description ? `: ${error.description}` : ""}`
-      : `${error.reason} error${error.description ? `: ${error.description}` : ""}`
+/** The innermost cause's code and message (`ECONNREFUSED`, "other side closed"), which say what failed. */
+const rootCause = (cause: unknown): string | undefined => {
+  let current = cause
+  let found: string | undefined
+  for (let depth = 0; depth < 5 && typeof current === "object" && current !== null; depth++) {
+    const { code, message } = current as { code?: unknown; message?: unknown }
+    if (typeof message === "string" && message !== "") {
+      found = typeof code === "string" && !message.includes(code) ? `${code}: ${message}` : message
+    }
+    current = (current as { cause?: unknown }).cause
+  }
+  return found
+}
+
+/**
+ * A failure to get an answer. The address is taken from the request as sent (base URL included); only its
+ * method and URL are kept, never its headers.
+ */
+const transportError = (error: HttpClientError.HttpClientError) => {
+  const detail = rootCause(error.cause) ?? error.description
+  return new TransportError({
+    method: error.request.method,
+    url: error.request.url,
+    reason: `${error.reason.toLowerCase()} error${detail === undefined ? "" : `: ${detail}`}`
   })
+}
 
 const decoders = new WeakMap<Schema.Schema.Any, (input: unknown) => Effect.Effect<any, ParseResult.ParseError>>()
 
@@ -315,7 +333,7 @@ export const make = (
     /** Sends once; a non-200 answer becomes the error of its status. */
     const send = (operation: string, request: HttpClientRequest.HttpClientRequest) =>
       httpClient.execute(request).pipe(
-        Effect.mapError((error) => transportError(request, error)),
+        Effect.mapError(transportError),
         Effect.flatMap((response) =>
           response.status === 200 ? Effect.succeed(response) : Effect.flatMap(
             Effect.zip(
@@ -335,7 +353,8 @@ export const make = (
     ) =>
       Effect.timeoutFail(effect, {
         duration: timeout,
-        onTimeout: () => new TimeoutError({ phase: "attempt", timeout, method: request.method, url: request.url })
+        onTimeout: () =>
+          new TimeoutError({ phase: "attempt", timeout, method: request.method, url: baseUrl + request.url })
       })
 
     const withRetries = <A>(
@@ -358,7 +377,7 @@ export const make = (
       schema: Schema.Schema<A, I>
     ) =>
       Effect.flatMap(
-        Effect.mapError(response.text, (error) => transportError(response.request, error)),
+        Effect.mapError(response.text, transportError),
         (text) => {
           const decodeError = (reason: string) => {
             // read only on failure: converting the response headers costs on every request
@@ -413,16 +432,14 @@ export const make = (
           withAttemptTimeout(httpRequest, settings.timeout, send(request.operation, httpRequest))
         )
         return response.stream.pipe(
-          Stream.mapError((error) =>
-            transportError(httpRequest, error)
-          ),
+          Stream.mapError(transportError),
           Stream.timeoutFail(
             () =>
               new TimeoutError({
                 phase: "stream-idle",
                 timeout: settings.streamIdleTimeout,
                 method: httpRequest.method,
-                url: httpRequest.url
+                url: baseUrl + httpRequest.url
               }),
             settings.streamIdleTimeout
           )

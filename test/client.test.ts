@@ -117,6 +117,18 @@ describe("status mapping", () => {
       expect(failure(result)._tag).toBe("TransportError")
     }))
 
+  it.effect("a refused connection names the full address and the cause, never a header", () =>
+    Effect.gen(function*() {
+      const url = yield* Effect.scoped(Effect.map(testServer(() => ({ json: completion })), (server) => server.url))
+      const result = yield* Chat.create(request).pipe(Effect.provide(client(url, { maxRetries: 0 })), Effect.either)
+      const error = failure(result)
+      expect(error._tag).toBe("TransportError")
+      if (error._tag !== "TransportError") return
+      expect(error.url).toBe(`${url}/studio/v1/chat/completions`)
+      expect(error.message).toMatch(/ECONNREFUSED|refused/i)
+      expect(JSON.stringify(error)).not.toContain("sk-test")
+    }))
+
   it.effect("a 200 with a body of the wrong shape is a DecodeError; malformed JSON too", () =>
     Effect.gen(function*() {
       const wrong = yield* createAgainst(() => ({ json: { id: 1 } }))

@@ -331,11 +331,12 @@ describe("fuzzing every validator", () => {
   }
 })
 
-describe("known gaps found by fuzzing", () => {
-  // `Assistants.list` reads `options.workspaceIds` without checking it: `null` (or a non-array) from an
-  // untyped caller is a defect instead of a ValidationError. Remove `.fails` once the options are checked.
-  it.fails("Assistants.list with options that are not an object is a ValidationError", async () => {
-    const exit = await Effect.runPromiseExit(Effect.provide(Assistants.list(null as never), refusing))
-    if (!isTyped(exit)) throw new Error(explain(exit))
+describe("options of untyped callers", () => {
+  it("Assistants.list with options that are not an object, or workspaceIds that are not strings, is a ValidationError", async () => {
+    for (const options of [null, 7, { workspaceIds: "w1" }, { workspaceIds: [1] }]) {
+      const exit = await Effect.runPromiseExit(Effect.provide(Assistants.list(options as never), refusing))
+      if (!isTyped(exit)) throw new Error(explain(exit))
+      expect(Exit.isFailure(exit) && exit.cause._tag === "Fail" && exit.cause.error._tag).toBe("ValidationError")
+    }
   })
 })
