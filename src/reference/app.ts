@@ -142,10 +142,9 @@ export const make = (
           Effect.flatMap((text) => {
             const parsed = Wire.parseJson(text)
             if (Either.isLeft(parsed)) return Effect.fail(parsed.left)
-            if (Wire.nestedDeeperThan(parsed.right, maxJsonDepth)) {
-              return Effect.fail(new Wire.InvalidBody([Wire.tooDeepIssue(maxJsonDepth)]))
-            }
-            return Wire.decodeBody(schema, parsed.right)
+            const shape = Wire.shapeOf(parsed.right, maxJsonDepth)
+            if (shape.tooDeep) return Effect.fail(new Wire.InvalidBody([Wire.tooDeepIssue(maxJsonDepth)]))
+            return Wire.decodeBody(schema, parsed.right, shape.values <= Wire.maxValuesForEveryIssue)
           })
         ))
 

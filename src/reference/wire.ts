@@ -49,7 +49,19 @@ const issueType = (issue: ParseResult.ArrayFormatterIssue): string => {
 
 const locSegment = (segment: PropertyKey): string | number => typeof segment === "number" ? segment : String(segment)
 
-/** Every issue of a parse failure as FastAPI issues under `prefix` (`["body"]`), de-duplicated. */
+/** At most this many issues are reported, so a body with thousands of broken items gets a short answer. */
+export const maxIssues = 100
+
+/** The message of an issue is cut here: it may quote the whole input ("actual ..."). */
+const maxMessageLength = 500
+
+const clip = (message: string): string =>
+  message.length <= maxMessageLength ? message : `${message.slice(0, maxMessageLength)}...`
+
+/**
+ * Every issue of a parse failure as FastAPI issues under `prefix` (`["body"]`), de-duplicated, at most
+ * `maxIssues` of them.
+ */
 export const issuesOf = (
   error: ParseResult.ParseError,
   prefix: ReadonlyArray<string | number> = ["body"]
@@ -58,11 +70,12 @@ export const issuesOf = (
   const issues: Array<FastApiIssue> = []
   for (const issue of ParseResult.ArrayFormatter.formatErrorSync(error)) {
     const loc = [...prefix, ...issue.path.map(locSegment)]
-    const entry: FastApiIssue = { loc, msg: issue.message, type: issueType(issue) }
+    const entry: FastApiIssue = { loc, msg: clip(issue.message), type: issueType(issue) }
     const key = JSON.stringify(entry)
     if (seen.has(key)) continue
     seen.add(key)
     issues.push(entry)
+    if (issues.length === maxIssues) break
   }
   return issues
 }
@@ -96,21 +109,32 @@ export const parseJson = (text: string): Either.Either<unknown, InvalidBody> => 
 export const defaultMaxJsonDepth = 64
 
 /**
- * Whether a parsed JSON value nests arrays and objects more than `limit` levels deep. It walks with its own
- * stack, so a body nested 100,000 levels deep is measured without recursion.
+ * Bodies with more values than this are decoded up to their first issue only: reporting every issue of
+ * 100,000 broken items would cost seconds and megabytes.
  */
-export const nestedDeeperThan = (value: unknown, limit: number): boolean => {
+export const maxValuesForEveryIssue = 10_000
+
+/** The size of a parsed JSON value: whether it nests deeper than a limit, and how many values it holds. */
+export interface JsonShape {
+  readonly tooDeep: boolean
+  readonly values: number
+}
+
+/**
+ * Measures a parsed JSON value with its own stack, so that a body nested 100,000 levels deep is measured
+ * without recursion; it stops at the first value deeper than `maxDepth`.
+ */
+export const shapeOf = (value: unknown, maxDepth: number): JsonShape => {
   const stack: Array<readonly [unknown, number]> = [[value, 0]]
+  let values = 0
   while (stack.length > 0) {
     const [node, depth] = stack.pop()!
+    values++
     if (typeof node !== "object" || node === null) continue
-    if (depth + 1 > limit) return true
-    const children = Array.isArray(node) ? node : Object.values(node)
-    for (const child of children) {
-      if (typeof child === "object" && child !== null) stack.push([child, depth + 1])
-    }
+    if (depth + 1 > maxDepth) return { tooDeep: true, values }
+    for (const child of Array.isArray(node) ? node : Object.values(node)) stack.push([child, depth + 1])
   }
-  return false
+  return { tooDeep: false, values }
 }
 
 /** The 422 issue of a body nested too deeply. */
@@ -120,9 +144,13 @@ export const tooDeepIssue = (limit: number): FastApiIssue => ({
   type: "value_error"
 })
 
-/** Decodes a parsed body with a schema of the SDK, reporting every issue. */
-export const decodeBody = <A, I>(schema: Schema.Schema<A, I>, body: unknown): Effect.Effect<A, InvalidBody> =>
+/** Decodes a parsed body with a schema of the SDK, reporting every issue (or only the first). */
+export const decodeBody = <A, I>(
+  schema: Schema.Schema<A, I>,
+  body: unknown,
+  everyIssue = true
+): Effect.Effect<A, InvalidBody> =>
   Effect.mapError(
-    Schema.decodeUnknown(schema, { errors: "all", onExcessProperty: "ignore" })(body),
+    Schema.decodeUnknown(schema, { errors: everyIssue ? "all" : "first", onExcessProperty: "ignore" })(body),
     (error) => new InvalidBody(issuesOf(error))
   )
