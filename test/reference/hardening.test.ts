@@ -19,7 +19,7 @@ import { makeAssistantStore } from "../../src/reference/assistants.js"
 import { makeIds } from "../../src/reference/ids.js"
 import * as Reference from "../../src/reference/index.js"
 import { validChatRequest, validRunRequest } from "../validation/arbitraries.js"
-import { type Answer, call } from "./support.js"
+import { type Answer, call, openApiErrors } from "./support.js"
 
 const MiB = 1024 * 1024
 const chatPath = "/studio/v1/chat/completions"
@@ -71,7 +71,10 @@ const endless = () => {
 describe("bodies over the size limit get 413 (in memory)", () => {
   it.effect("1 MiB by default: one byte over is 413, the limit itself is served", () =>
     Effect.gen(function*() {
-      isTooLarge(yield* call("POST", chatPath, { raw: chatBodyOfSize(MiB + 1) }))
+      const tooLarge = yield* call("POST", chatPath, { raw: chatBodyOfSize(MiB + 1) })
+      isTooLarge(tooLarge)
+      // the OpenAPI does not list 413; like 401 and 404 it is checked as FastAPI's `{"detail": string}`
+      expect(openApiErrors("POST /studio/v1/chat/completions", tooLarge)).toEqual([])
       const atLimit = yield* call("POST", chatPath, { raw: chatBodyOfSize(MiB) })
       expect(atLimit.status).toBe(200)
       for (const path of ["/studio/v1/maestro/runs", "/studio/v1/assistants"]) {
@@ -331,10 +334,19 @@ const mutate = (value: unknown, path: ReadonlyArray<number>, replacement: unknow
   return Array.isArray(value) ? entries.map(([, v]) => v) : Object.fromEntries(entries)
 }
 
-const validBody = fc.oneof(
-  validChatRequest as fc.Arbitrary<unknown>,
-  validRunRequest as fc.Arbitrary<unknown>,
-  (validRunRequest as fc.Arbitrary<Record<string, unknown>>).map((run) => ({ ...run, name: "assistant" }))
+/**
+ * Valid requests of every kind to mutate: a pool drawn once (with a fixed seed), since generating a valid
+ * request costs more than sending it and 10,000 cases must stay fast.
+ */
+const validBody = fc.constantFrom(
+  ...fc.sample(
+    fc.oneof(
+      validChatRequest as fc.Arbitrary<unknown>,
+      validRunRequest as fc.Arbitrary<unknown>,
+      (validRunRequest as fc.Arbitrary<Record<string, unknown>>).map((run) => ({ ...run, name: "assistant" }))
+    ),
+    { numRuns: 300, seed: 42 }
+  )
 )
 
 const text = (s: string) => new TextEncoder().encode(s)
