@@ -381,7 +381,7 @@ const wellAnswered = (answer: Answer, route: string) => {
 }
 
 describe("random bodies on every route: 2xx or 4xx, never a 500", () => {
-  it("10,000 in memory", async () => {
+  it("10,000 of them in memory", async () => {
     const runtime = ManagedRuntime.make(Reference.layer())
     try {
       const created = await runtime.runPromise(call("POST", "/studio/v1/assistants", { body: { name: "target" } }))
@@ -401,7 +401,7 @@ describe("random bodies on every route: 2xx or 4xx, never a 500", () => {
   }, 60_000)
 
   layer(Layer.empty)((it) => {
-    it.scoped("500 over a socket", () =>
+    it.scoped("500 of them over a socket", () =>
       Effect.gen(function*() {
         const server = yield* Reference.listen()
         const created = yield* call("POST", "/studio/v1/assistants", { body: { name: "target" }, baseUrl: server.url })
