@@ -7,16 +7,12 @@
  *
  *   npm run demo
  */
-import { FetchHttpClient } from "@effect/platform"
-import { Console, Effect, Layer, Schedule, Stream } from "effect"
-import { Assistants, Chat, Maestro, StudioClient } from "studio-effect"
-import * as Reference from "studio-effect/reference"
+import { Console, Effect, Schedule, Stream } from "effect"
+import { Assistants, Chat, Maestro } from "studio-effect"
+import { studioLayer, target, usingRealService } from "./layer.js"
 
-const usingRealService = (process.env["STUDIO_API_KEY"] ?? "") !== ""
-
-const StudioLive: Layer.Layer<StudioClient.StudioClient, unknown> = usingRealService
-  ? StudioClient.layerConfig().pipe(Layer.provide(FetchHttpClient.layer))
-  : Reference.layerClient({ streamEventDelay: "25 millis", runStepDuration: "300 millis" })
+// The embedded service streams and runs at a visible pace, so the tour shows progress as it happens.
+const StudioLive = studioLayer({ streamEventDelay: "25 millis", runStepDuration: "300 millis" })
 
 const model = "fpmodel-mini"
 
@@ -112,7 +108,7 @@ const assistant = Effect.gen(function*() {
 
 const tour = Effect.gen(function*() {
   yield* Console.log(
-    `studio-effect tour against ${usingRealService ? "the Studio service" : "the embedded reference service"}`
+    `studio-effect tour against ${target}`
   )
   yield* chat
   yield* streamedChat

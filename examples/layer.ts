@@ -9,8 +9,14 @@ import * as Reference from "studio-effect/reference"
 
 export const usingRealService = (process.env["STUDIO_API_KEY"] ?? "") !== ""
 
-export const StudioLive: Layer.Layer<StudioClient.StudioClient, unknown> = usingRealService
-  ? StudioClient.layerConfig().pipe(Layer.provide(FetchHttpClient.layer))
-  : Reference.layerClient()
+/** The client; `reference` tunes the embedded service (its pace, its model) and is ignored for the real one. */
+export const studioLayer = (
+  reference: Reference.ReferenceOptions = {}
+): Layer.Layer<StudioClient.StudioClient, unknown> =>
+  usingRealService
+    ? StudioClient.layerConfig().pipe(Layer.provide(FetchHttpClient.layer))
+    : Reference.layerClient(reference)
+
+export const StudioLive = studioLayer()
 
 export const target = usingRealService ? "the Studio service" : "the embedded reference service"
