@@ -2,36 +2,15 @@ import { FetchHttpClient } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
 import { Cause, Effect, Exit, Fiber, Layer, Redacted, Stream } from "effect"
 import { Chat, Maestro, StudioClient } from "../src/index.js"
+import { canaries, canaryHttp, canaryKey, canaryMcp, runRequest } from "./support/canaries.js"
 import { advanceUntil, waitUntil } from "./support/clock.js"
 import { findSpan, logAtEveryLevel, makeRecording } from "./support/observe.js"
 import { type ScriptedResponse, testServer } from "./support/testServer.js"
-
-const canaryKey = "sk-CANARY-KEY-5b1f0c9e2d"
-const canaryMcp = "Bearer CANARY-MCP-81d2"
-const canaryHttp = "CANARY-HTTP-4c7a"
-const canaries = [canaryKey, canaryMcp, canaryHttp, "CANARY"]
 
 const completion = {
   id: "chat-1",
   choices: [{ index: 0, message: { role: "assistant", content: "ok" }, finish_reason: "stop" }],
   usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 }
-}
-
-const runRequest = {
-  input: "Summarise the page",
-  tools: [
-    {
-      type: "mcp" as const,
-      server_label: "docs",
-      server_url: "https://mcp.example.com",
-      headers: { Authorization: canaryMcp }
-    },
-    {
-      type: "http" as const,
-      function: { name: "lookup" },
-      endpoint: { url: "https://api.example.com/lookup", headers: { "x-api-key": canaryHttp } }
-    }
-  ]
 }
 
 /** Every way a call can end, each answered by the server as scripted. */

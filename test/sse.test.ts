@@ -4,21 +4,9 @@ import { Chunk, Effect, Either, Layer, Redacted, Stream } from "effect"
 import * as fc from "fast-check"
 import { Chat, StudioClient } from "../src/index.js"
 import { SseParser } from "../src/internal/sse.js"
+import { splitAt } from "./support/bytes.js"
 
 const encoder = new TextEncoder()
-
-/** Splits bytes at the given offsets (sorted, de-duplicated, within bounds). */
-const splitAt = (bytes: Uint8Array, offsets: ReadonlyArray<number>): Array<Uint8Array> => {
-  const cuts = [...new Set(offsets.map((o) => o % (bytes.length + 1)))].sort((a, b) => a - b)
-  const parts: Array<Uint8Array> = []
-  let start = 0
-  for (const cut of cuts) {
-    parts.push(bytes.subarray(start, cut))
-    start = cut
-  }
-  parts.push(bytes.subarray(start))
-  return parts
-}
 
 const parseAll = (parts: ReadonlyArray<Uint8Array>): Array<string> => {
   const parser = new SseParser()

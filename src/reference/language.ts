@@ -2,23 +2,13 @@
  * The languages the reference service writes in, its fixed sentences in each, and a small detector used
  * both to answer in the caller's language and to check a language requirement.
  */
-import type * as MaestroSchema from "../MaestroSchema.js"
+import * as MaestroSchema from "../MaestroSchema.js"
 
 /** A language a run can answer in. */
 export type Language = typeof MaestroSchema.ResponseLanguage.Type
 
 /** Every language, in the order the interface lists them. */
-export const languages: ReadonlyArray<Language> = [
-  "arabic",
-  "dutch",
-  "english",
-  "french",
-  "german",
-  "hebrew",
-  "italian",
-  "portuguese",
-  "spanish"
-]
+export const languages: ReadonlyArray<Language> = MaestroSchema.ResponseLanguage.literals
 
 interface Phrases {
   /** Restates the request; `q` is the caller's text. */

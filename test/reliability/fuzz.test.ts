@@ -17,6 +17,7 @@ import fc from "fast-check"
 import { Assistants, Chat, Maestro, StudioClient } from "../../src/index.js"
 import { decodeEvents, SseParser } from "../../src/internal/sse.js"
 import { StudioError } from "../../src/StudioError.js"
+import { splitAt } from "../support/bytes.js"
 
 const studioTags = new Set<string>(StudioError.members.map((member) => member._tag))
 
@@ -34,19 +35,6 @@ const explain = (exit: Exit.Exit<unknown, unknown>) => Exit.isFailure(exit) ? Ca
 const runs = { numRuns: 100 }
 
 // -- SSE ------------------------------------------------------------------------------------------------
-
-/** Splits bytes at the given cut points (some may fall inside a UTF-8 sequence). */
-const split = (bytes: Uint8Array, cuts: ReadonlyArray<number>): Array<Uint8Array> => {
-  const points = [...new Set(cuts.map((cut) => cut % (bytes.length + 1)))].sort((a, b) => a - b)
-  const parts: Array<Uint8Array> = []
-  let start = 0
-  for (const point of points) {
-    parts.push(bytes.slice(start, point))
-    start = point
-  }
-  parts.push(bytes.slice(start))
-  return parts
-}
 
 const lineText = fc.string({ unit: fc.oneof(fc.char(), fc.constantFrom("é", "€", "😀", "\u0000")) }).map((text) =>
   text.replace(/[\r\n]/g, "")
@@ -87,7 +75,7 @@ describe("fuzzing the SSE decoder", () => {
     fc.assert(
       fc.property(fc.uint8Array({ maxLength: 512 }), fc.array(fc.nat(), { maxLength: 8 }), (bytes, cuts) => {
         const parser = new SseParser()
-        const out = [...split(bytes, cuts).flatMap((part) => parser.push(part)), ...parser.end()]
+        const out = [...splitAt(bytes, cuts).flatMap((part) => parser.push(part)), ...parser.end()]
         return out.every((data) => typeof data === "string")
       }),
       runs
@@ -104,7 +92,7 @@ describe("fuzzing the SSE decoder", () => {
         fc.array(fc.nat(), { maxLength: 8 }),
         async (bytes, cuts) => {
           const exit = await Effect.runPromiseExit(
-            Stream.runCollect(decodeEvents("POST", "/x")(Stream.fromIterable(split(bytes, cuts))))
+            Stream.runCollect(decodeEvents("POST", "/x")(Stream.fromIterable(splitAt(bytes, cuts))))
           )
           if (Exit.isSuccess(exit)) return Chunk.toReadonlyArray(exit.value).every((data) => typeof data === "string")
           return isTyped(exit)
@@ -123,7 +111,7 @@ describe("fuzzing the SSE decoder", () => {
         (events, newline, cuts) => {
           const bytes = new TextEncoder().encode(serialize(events, newline))
           const parser = new SseParser()
-          const out = [...split(bytes, cuts).flatMap((part) => parser.push(part)), ...parser.end()]
+          const out = [...splitAt(bytes, cuts).flatMap((part) => parser.push(part)), ...parser.end()]
           const expected = events.map(expectedData).filter((data): data is string => data !== undefined)
           expect(out).toEqual(expected)
         }
