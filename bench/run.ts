@@ -4,7 +4,8 @@
  * `fetch`, then each target with its verdict.
  *
  * Environment: `BENCH_SCALE` (default 1) scales every count, `BENCH_REPS` (default 5) the repetitions,
- * `BENCH_CLIENTS` (comma-separated) picks clients, `BENCH_JSON` names a file for the raw results.
+ * `BENCH_CLIENTS` and `BENCH_SCENARIOS` (comma-separated) pick clients and scenarios, `BENCH_JSON` names a
+ * file for the raw results.
  */
 import { type ChildProcess, spawn } from "node:child_process"
 import { writeFileSync } from "node:fs"
@@ -120,6 +121,8 @@ export interface RunOptions {
   readonly clients: ReadonlyArray<string>
   /** Run all scenarios of a client in one process (quicker start; for the smoke test). */
   readonly oneProcessPerClient?: boolean
+  /** Only these scenarios (by id); all when absent. */
+  readonly scenarios?: ReadonlyArray<string> | undefined
   readonly log?: (line: string) => void
 }
 
@@ -129,7 +132,9 @@ export const runBench = async (options: RunOptions): Promise<Results> => {
   const server = await startServer()
   const results: Results = {}
   try {
-    const specs = scenarioSpecs(options.scale, options.reps)
+    const specs = scenarioSpecs(options.scale, options.reps).filter((spec) =>
+      options.scenarios === undefined || options.scenarios.includes(spec.id)
+    )
     const jobsOf = (client: string) =>
       specs.filter((spec) => spec.clients === undefined || spec.clients.includes(client))
     if (options.oneProcessPerClient === true) {
@@ -387,7 +392,8 @@ const main = async () => {
       os.cpus()[0]?.model ?? "cpu"
     }, ${os.platform()} ${os.release()}; ${new Date().toISOString()}`
   )
-  const results = await runBench({ scale, reps, clients, log: (line) => console.error(line) })
+  const scenarios = process.env.BENCH_SCENARIOS?.split(",")
+  const results = await runBench({ scale, reps, clients, scenarios, log: (line) => console.error(line) })
   if (process.env.BENCH_JSON !== undefined) writeFileSync(process.env.BENCH_JSON, JSON.stringify(results, null, 2))
   console.log("")
   console.log(report(results, clients))
