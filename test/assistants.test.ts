@@ -1,28 +1,11 @@
-import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
 import { assert, describe, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
-import * as Layer from "effect/Layer"
-import * as Redacted from "effect/Redacted"
 import * as Schedule from "effect/Schedule"
 import * as TestClock from "effect/TestClock"
 import type { AssistantRunRequest } from "../src/AssistantSchema.js"
-import { Assistants, StudioClient } from "../src/index.js"
-import { type RecordedRequest, type TestServer, testServer } from "./support/testServer.js"
-
-const socketLayer = (server: TestServer) =>
-  StudioClient.layer({ apiKey: Redacted.make("test-key"), baseUrl: server.url }).pipe(
-    Layer.provide(FetchHttpClient.layer),
-    Layer.orDie
-  )
-
-/** Lets the event loop run until the server saw `count` requests (no timer: a bounded number of turns). */
-const untilRequests = (server: TestServer, count: number) =>
-  Effect.promise(async () => {
-    for (let turn = 0; turn < 100_000 && server.requests.length < count; turn++) {
-      await new Promise<void>((resolve) => setImmediate(resolve))
-    }
-  }).pipe(Effect.zipRight(Effect.sync(() => server.requests.length)))
+import { Assistants } from "../src/index.js"
+import { clientOf, type RecordedRequest, testKey, testServer, untilRequests } from "./support/testServer.js"
 
 const runJson = (status: string, extra: Record<string, unknown> = {}) => ({
   id: "run-7",
@@ -61,14 +44,14 @@ describe("Assistants.run", () => {
         requirements: [{ name: "short", description: "One line", is_mandatory: true }],
         budget: "high"
       }
-      const run = yield* Assistants.run("asst/1 x", request).pipe(Effect.provide(socketLayer(server)))
+      const run = yield* Assistants.run("asst/1 x", request).pipe(Effect.provide(clientOf(server.url)))
       assert.strictEqual(run.status, "completed")
       assert.strictEqual(run.result, "Hello")
       assert.deepStrictEqual(run.requirements_result?.metadata, { judge: "x" })
       const sent = server.requests[0]!
       assert.strictEqual(sent.method, "POST")
       assert.strictEqual(sent.url, "/studio/v1/assistants/asst%2F1%20x/run")
-      assert.strictEqual(sent.headers.authorization, "Bearer test-key")
+      assert.strictEqual(sent.headers.authorization, `Bearer ${testKey}`)
       assert.strictEqual(sent.headers["content-type"], "application/json")
       assert.strictEqual(
         sent.body,
@@ -83,7 +66,7 @@ describe("Assistants.run", () => {
   it.scoped("sends only the fields given: the stored assistant keeps the others", () =>
     Effect.gen(function*() {
       const server = yield* testServer(() => ({ json: runJson("in_progress") }))
-      yield* Assistants.run("asst_1", { input: [...input] }).pipe(Effect.provide(socketLayer(server)))
+      yield* Assistants.run("asst_1", { input: [...input] }).pipe(Effect.provide(clientOf(server.url)))
       assert.strictEqual(server.requests[0]!.body, "{\"input\":[{\"role\":\"user\",\"content\":\"Hi\"}]}")
     }))
 
@@ -91,7 +74,7 @@ describe("Assistants.run", () => {
     Effect.gen(function*() {
       const server = yield* testServer(() => ({ json: runJson("completed") }))
       yield* Assistants.run("asst_1", { input: [...input], output_type: { type: "object" } }, { path: "sample" }).pipe(
-        Effect.provide(socketLayer(server))
+        Effect.provide(clientOf(server.url))
       )
       assert.strictEqual(server.requests[0]!.method, "POST")
       assert.strictEqual(server.requests[0]!.url, "/studio/v1/assistants/asst_1")
@@ -105,7 +88,7 @@ describe("Assistants.run", () => {
     Effect.gen(function*() {
       const server = yield* testServer(() => ({ status: 404, json: { detail: "Assistant not found" } }))
       const error = yield* Assistants.run("nope", { input: [...input] }).pipe(
-        Effect.provide(socketLayer(server)),
+        Effect.provide(clientOf(server.url)),
         Effect.flip
       )
       assert.strictEqual(error._tag, "NotFound")
@@ -121,7 +104,7 @@ describe("Assistants.run", () => {
         include: ["requirements_result.details" as "data_sources"],
         models: ["a", "b"],
         requirements: [{ name: "", description: "d" }]
-      }).pipe(Effect.provide(socketLayer(server)), Effect.flip)
+      }).pipe(Effect.provide(clientOf(server.url)), Effect.flip)
       assert.strictEqual(error._tag, "ValidationError")
       if (error._tag !== "ValidationError") return
       assert.strictEqual(error.operation, "assistants.run")
@@ -136,7 +119,7 @@ describe("Assistants.run", () => {
     Effect.gen(function*() {
       const server = yield* testServer(() => ({ json: runJson("completed") }))
       const error = yield* Assistants.run("asst_1", {} as AssistantRunRequest).pipe(
-        Effect.provide(socketLayer(server)),
+        Effect.provide(clientOf(server.url)),
         Effect.flip
       )
       assert.strictEqual(error._tag, "ValidationError")
@@ -148,7 +131,7 @@ describe("Assistants.run", () => {
     Effect.gen(function*() {
       const server = yield* testServer(() => ({ json: runJson("completed") }))
       const error = yield* Assistants.run("", { input: [...input] }).pipe(
-        Effect.provide(socketLayer(server)),
+        Effect.provide(clientOf(server.url)),
         Effect.flip
       )
       assert.strictEqual(error._tag, "ValidationError")
@@ -169,7 +152,7 @@ describe("Assistants.runAndPoll", () => {
         const fiber = yield* Assistants.runAndPoll("asst_1", { input: [...input] }, {
           path,
           schedule: Schedule.spaced("2 seconds")
-        }).pipe(Effect.provide(socketLayer(server)), Effect.fork)
+        }).pipe(Effect.provide(clientOf(server.url)), Effect.fork)
         for (let expected = 1; expected <= 3; expected++) {
           assert.strictEqual(yield* untilRequests(server, expected), expected)
           yield* TestClock.adjust("1999 millis")
@@ -190,7 +173,7 @@ describe("Assistants.runAndPoll", () => {
     Effect.gen(function*() {
       const server = yield* testServer(() => ({ json: runJson("failed", { error: { message: "no budget" } }) }))
       const error = yield* Assistants.runAndPoll("asst_1", { input: [...input] }).pipe(
-        Effect.provide(socketLayer(server)),
+        Effect.provide(clientOf(server.url)),
         Effect.flip
       )
       assert.strictEqual(error._tag, "RunFailed")
@@ -260,7 +243,7 @@ describe("Assistants resource", () => {
   it.scoped("create, retrieve, list, update and delete round trip", () =>
     Effect.gen(function*() {
       const server = yield* testServer(assistantStore())
-      const layer = socketLayer(server)
+      const layer = clientOf(server.url)
       const created = yield* Assistants.create({
         name: "Travel agent",
         description: "Plans trips",
@@ -320,7 +303,7 @@ describe("Assistants resource", () => {
   it.scoped("list sends workspace filters as repeated query parameters", () =>
     Effect.gen(function*() {
       const server = yield* testServer(() => ({ json: { results: [] } }))
-      const listed = yield* Assistants.list({ workspaceIds: ["w 1", "w2"] }).pipe(Effect.provide(socketLayer(server)))
+      const listed = yield* Assistants.list({ workspaceIds: ["w 1", "w2"] }).pipe(Effect.provide(clientOf(server.url)))
       assert.deepStrictEqual(listed.results, [])
       assert.strictEqual(server.requests[0]!.url, "/studio/v1/assistants?workspace_ids=w+1&workspace_ids=w2")
     }))
@@ -328,7 +311,7 @@ describe("Assistants resource", () => {
   it.scoped("NotFound for an unknown id on retrieve, update and delete", () =>
     Effect.gen(function*() {
       const server = yield* testServer(assistantStore())
-      const layer = socketLayer(server)
+      const layer = clientOf(server.url)
       const errors = yield* Effect.all([
         Effect.flip(Assistants.retrieve("unknown/id")),
         Effect.flip(Assistants.update("unknown/id", { name: "x" })),
@@ -369,7 +352,7 @@ describe("Assistants resource", () => {
           some_new_field: true
         }
       }))
-      const assistant = yield* Assistants.retrieve("a1").pipe(Effect.provide(socketLayer(server)))
+      const assistant = yield* Assistants.retrieve("a1").pipe(Effect.provide(clientOf(server.url)))
       assert.strictEqual(assistant.assistant_type, "maestro")
       assert.strictEqual(assistant.tools?.[0]?.mcp_id, "m1")
       assert.strictEqual(assistant.requirements?.[0]?.title, "Short")
@@ -380,14 +363,14 @@ describe("Assistants resource", () => {
   it.scoped("a body that does not match the assistant schema is a DecodeError", () =>
     Effect.gen(function*() {
       const server = yield* testServer(() => ({ json: { id: "a1" } }))
-      const error = yield* Assistants.retrieve("a1").pipe(Effect.provide(socketLayer(server)), Effect.flip)
+      const error = yield* Assistants.retrieve("a1").pipe(Effect.provide(clientOf(server.url)), Effect.flip)
       assert.strictEqual(error._tag, "DecodeError")
     }))
 
   it.scoped("create and update check the configuration by the rules of a run; nothing is sent", () =>
     Effect.gen(function*() {
       const server = yield* testServer(assistantStore())
-      const layer = socketLayer(server)
+      const layer = clientOf(server.url)
       const createError = yield* Assistants.create({
         name: "",
         requirements: Array.from({ length: 11 }, (_, i) => ({ name: `r${i}`, description: "d" })),

@@ -1,9 +1,8 @@
-import { FetchHttpClient } from "@effect/platform"
 import { NodeHttpClient } from "@effect/platform-node"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Exit, Fiber, Layer, Redacted, Stream, TestClock } from "effect"
 import { Chat, ChatSchema, StudioClient } from "../src/index.js"
-import { type ScriptedResponse, testServer } from "./support/testServer.js"
+import { clientOf, type ScriptedResponse, testServer } from "./support/testServer.js"
 
 const completion = {
   id: "chat-0123456789abcdef0123456789abcdef",
@@ -38,11 +37,6 @@ const sseBody = (events: ReadonlyArray<string>, done = true) =>
 
 const request: ChatSchema.ChatRequest = { model: "fpmodel-mini", messages: [{ role: "user", content: "Hi" }] }
 
-const clientOver = (url: string, options: Partial<StudioClient.StudioClientOptions> = {}) =>
-  StudioClient.layer({ apiKey: Redacted.make("sk-test-key"), baseUrl: url, ...options }).pipe(
-    Layer.provide(FetchHttpClient.layer)
-  )
-
 const withServer = <A, E>(
   handler: (index: number) => ScriptedResponse,
   body: (
@@ -54,7 +48,7 @@ describe("Chat.create", () => {
   it.effect("sends the request with auth, user agent and JSON body, and decodes the completion", () =>
     withServer(() => ({ json: completion }), (server) =>
       Effect.gen(function*() {
-        const result = yield* Chat.create(request).pipe(Effect.provide(clientOver(server.url)))
+        const result = yield* Chat.create(request).pipe(Effect.provide(clientOf(server.url)))
         expect(result.choices[0]!.message.content).toBe("Hello there")
         expect(result.usage.total_tokens).toBe(5)
         const sent = server.requests[0]!
@@ -80,7 +74,7 @@ describe("Chat.stream", () => {
   it.effect("decodes chunks up to [DONE] and accumulates them into the completion", () =>
     withServer(() => ({ chunks: [sseBody(streamEvents)] }), (server) =>
       Effect.gen(function*() {
-        const layer = clientOver(server.url)
+        const layer = clientOf(server.url)
         const text = yield* Chat.stream(request).pipe(Chat.textDeltas, Stream.runCollect, Effect.provide(layer))
         expect([...text].join("")).toBe("Hello there")
         const accumulated = yield* Chat.stream(request).pipe(Chat.accumulate, Effect.provide(layer))
@@ -93,7 +87,7 @@ describe("Chat.stream", () => {
       Effect.gen(function*() {
         const exit = yield* Chat.stream(request).pipe(
           Stream.runDrain,
-          Effect.provide(clientOver(server.url)),
+          Effect.provide(clientOf(server.url)),
           Effect.exit
         )
         expect(Exit.isFailure(exit) && exit.cause._tag === "Fail" && exit.cause.error._tag).toBe("TransportError")
@@ -106,7 +100,7 @@ describe("Chat.stream", () => {
         Effect.gen(function*() {
           const fiber = yield* Chat.stream(request).pipe(
             Chat.accumulate,
-            Effect.provide(clientOver(server.url)),
+            Effect.provide(clientOf(server.url)),
             Effect.fork
           )
           while (server.requests.length < 1) yield* Effect.promise(() => new Promise((r) => setImmediate(r)))

@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs"
 import { Chat, type ChatSchema, StudioClient, type StudioError } from "../src/index.js"
 import { version } from "../src/internal/version.js"
 import { advanceBy, advanceUntil, waitUntil } from "./support/clock.js"
-import { type RecordedRequest, type ScriptedResponse, testServer } from "./support/testServer.js"
+import { clientOf, type RecordedRequest, type ScriptedResponse, testServer } from "./support/testServer.js"
 
 const completion = {
   id: "chat-0123456789abcdef0123456789abcdef",
@@ -14,11 +14,6 @@ const completion = {
 }
 const request: ChatSchema.ChatRequest = { model: "fpmodel-mini", messages: [{ role: "user", content: "Hi" }] }
 
-const client = (url: string, options: Partial<StudioClient.StudioClientOptions> = {}) =>
-  StudioClient.layer({ apiKey: Redacted.make("sk-test"), baseUrl: url, ...options }).pipe(
-    Layer.provide(FetchHttpClient.layer)
-  )
-
 /** Runs `Chat.create` against a scripted server and returns the outcome and what the server saw. */
 const createAgainst = (
   handler: (request: RecordedRequest, index: number) => ScriptedResponse,
@@ -26,7 +21,7 @@ const createAgainst = (
 ) =>
   Effect.scoped(Effect.gen(function*() {
     const server = yield* testServer(handler)
-    const result = yield* Chat.create(request).pipe(Effect.provide(client(server.url, options)), Effect.either)
+    const result = yield* Chat.create(request).pipe(Effect.provide(clientOf(server.url, options)), Effect.either)
     return { result, requests: server.requests }
   }))
 
@@ -120,7 +115,7 @@ describe("status mapping", () => {
   it.effect("a refused connection names the full address and the cause, never a header", () =>
     Effect.gen(function*() {
       const url = yield* Effect.scoped(Effect.map(testServer(() => ({ json: completion })), (server) => server.url))
-      const result = yield* Chat.create(request).pipe(Effect.provide(client(url, { maxRetries: 0 })), Effect.either)
+      const result = yield* Chat.create(request).pipe(Effect.provide(clientOf(url, { maxRetries: 0 })), Effect.either)
       const error = failure(result)
       expect(error._tag).toBe("TransportError")
       if (error._tag !== "TransportError") return
@@ -142,7 +137,7 @@ describe("retries", () => {
   it.effect("5xx is retried twice by default with backoff, then fails", () =>
     Effect.gen(function*() {
       const server = yield* testServer(() => ({ status: 503, json: { detail: "overloaded" } }))
-      const fiber = yield* Chat.create(request).pipe(Effect.provide(client(server.url)), Effect.either, Effect.fork)
+      const fiber = yield* Chat.create(request).pipe(Effect.provide(clientOf(server.url)), Effect.either, Effect.fork)
       yield* advanceUntil(() => server.requests.length >= 3, "250 millis")
       const result = yield* Fiber.join(fiber)
       expect(failure(result)._tag).toBe("ApiError")
@@ -156,7 +151,7 @@ describe("retries", () => {
         index < statuses.length ? { status: statuses[index]!, json: { detail: "x" } } : { json: completion }
       )
       const fiber = yield* Chat.create(request).pipe(
-        Effect.provide(client(server.url, { maxRetries: 3 })),
+        Effect.provide(clientOf(server.url, { maxRetries: 3 })),
         Effect.fork
       )
       yield* advanceUntil(() => server.requests.length >= 4, "250 millis")
@@ -171,7 +166,7 @@ describe("retries", () => {
           ? { status: 429, json: { detail: "slow down" }, headers: { "retry-after": "3" } }
           : { json: completion }
       )
-      const fiber = yield* Chat.create(request).pipe(Effect.provide(client(server.url)), Effect.fork)
+      const fiber = yield* Chat.create(request).pipe(Effect.provide(clientOf(server.url)), Effect.fork)
       yield* waitUntil(() => server.requests.length === 1)
       // Let the 429 reach the retry schedule, then check nothing is sent before 3 s.
       yield* advanceBy("2900 millis", "100 millis")
@@ -194,7 +189,7 @@ describe("timeouts and interruption", () => {
     Effect.gen(function*() {
       const server = yield* testServer(() => ({ chunks: [], end: false }))
       const fiber = yield* Chat.create(request).pipe(
-        Effect.provide(client(server.url, { maxRetries: 0, timeout: "5 seconds" })),
+        Effect.provide(clientOf(server.url, { maxRetries: 0, timeout: "5 seconds" })),
         Effect.either,
         Effect.fork
       )
@@ -215,7 +210,7 @@ describe("timeouts and interruption", () => {
       const server = yield* testServer(() => ({ chunks: [`data: ${first}\n\n`], end: false }))
       const fiber = yield* Chat.stream(request).pipe(
         Stream.runDrain,
-        Effect.provide(client(server.url, { streamIdleTimeout: "2 seconds" })),
+        Effect.provide(clientOf(server.url, { streamIdleTimeout: "2 seconds" })),
         Effect.either,
         Effect.fork
       )
@@ -229,7 +224,7 @@ describe("timeouts and interruption", () => {
   it.effect("interrupting a request closes its socket", () =>
     Effect.gen(function*() {
       const server = yield* testServer(() => ({ chunks: [], end: false }))
-      const fiber = yield* Chat.create(request).pipe(Effect.provide(client(server.url)), Effect.fork)
+      const fiber = yield* Chat.create(request).pipe(Effect.provide(clientOf(server.url)), Effect.fork)
       yield* waitUntil(() => server.requests.length === 1)
       yield* Fiber.interrupt(fiber)
       yield* waitUntil(() => server.closedSockets() >= 1)
@@ -295,7 +290,7 @@ describe("configuration", () => {
       const server = yield* testServer(() => ({ status: 500, json: { detail: "x" } }))
       const result = yield* Chat.create(request).pipe(
         StudioClient.withRequestOptions({ maxRetries: 0, headers: { "x-tenant": "acme" } }),
-        Effect.provide(client(server.url, { headers: { "x-app": "demo" } })),
+        Effect.provide(clientOf(server.url, { headers: { "x-app": "demo" } })),
         Effect.either
       )
       expect(failure(result)._tag).toBe("ApiError")
@@ -312,7 +307,7 @@ describe("configuration", () => {
   it.effect("the base URL may carry a prefix, and a trailing slash is ignored", () =>
     Effect.gen(function*() {
       const server = yield* testServer(() => ({ json: completion }))
-      yield* Chat.create(request).pipe(Effect.provide(client(`${server.url}/proxy/`)))
+      yield* Chat.create(request).pipe(Effect.provide(clientOf(`${server.url}/proxy/`)))
       expect(server.requests[0]!.url).toBe("/proxy/studio/v1/chat/completions")
     }).pipe(Effect.scoped))
 })

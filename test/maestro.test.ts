@@ -1,4 +1,3 @@
-import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
 import * as HttpClient from "@effect/platform/HttpClient"
 import type * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import * as HttpClientResponse from "@effect/platform/HttpClientResponse"
@@ -16,7 +15,7 @@ import * as Stream from "effect/Stream"
 import * as TestClock from "effect/TestClock"
 import { Maestro, StudioClient } from "../src/index.js"
 import type { MaestroRun, RunRequest } from "../src/MaestroSchema.js"
-import { type TestServer, testServer } from "./support/testServer.js"
+import { clientOf, testKey, testServer, untilRequests } from "./support/testServer.js"
 
 // ---------------------------------------------------------------------------------------------------------
 // an in-memory service: every request answered by a script, stamped with the (test) clock's time
@@ -70,20 +69,6 @@ const progressing = (pending: number, final: Record<string, unknown>) => (seen: 
 
 const times = (seen: ReadonlyArray<Seen>) => seen.map((entry) => entry.at)
 
-const socketLayer = (server: TestServer) =>
-  StudioClient.layer({ apiKey: Redacted.make("test-key"), baseUrl: server.url }).pipe(
-    Layer.provide(FetchHttpClient.layer),
-    Layer.orDie
-  )
-
-/** Lets the event loop run until the server saw `count` requests (no timer: a bounded number of turns). */
-const untilRequests = (server: TestServer, count: number) =>
-  Effect.promise(async () => {
-    for (let turn = 0; turn < 100_000 && server.requests.length < count; turn++) {
-      await new Promise<void>((resolve) => setImmediate(resolve))
-    }
-  }).pipe(Effect.zipRight(Effect.sync(() => server.requests.length)))
-
 const runJson = (status: string, extra: Record<string, unknown> = {}) => ({
   id: "run-1",
   status,
@@ -130,14 +115,14 @@ describe("Maestro.create", () => {
         include: ["data_sources", "requirements_result"],
         response_language: "english"
       }
-      const run = yield* Maestro.create(request).pipe(Effect.provide(socketLayer(server)))
+      const run = yield* Maestro.create(request).pipe(Effect.provide(clientOf(server.url)))
       assert.strictEqual(run.id, "run-1")
       assert.strictEqual(run.status, "in_progress")
       assert.strictEqual(server.requests.length, 1)
       const sent = server.requests[0]!
       assert.strictEqual(sent.method, "POST")
       assert.strictEqual(sent.url, "/studio/v1/maestro/runs")
-      assert.strictEqual(sent.headers.authorization, "Bearer test-key")
+      assert.strictEqual(sent.headers.authorization, `Bearer ${testKey}`)
       assert.strictEqual(sent.headers["content-type"], "application/json")
       assert.strictEqual(
         sent.body,
@@ -168,7 +153,7 @@ describe("Maestro.create", () => {
           web_search: { urls: ["example.com"] }
         },
         response_language: null
-      }).pipe(Effect.provide(socketLayer(server)))
+      }).pipe(Effect.provide(clientOf(server.url)))
       assert.strictEqual(
         server.requests[0]!.body,
         "{\"input\":\"Summarise the files\",\"response_language\":null,"
@@ -180,7 +165,7 @@ describe("Maestro.create", () => {
   it.scoped("keeps fields the schema does not know, so newer service fields can be sent", () =>
     Effect.gen(function*() {
       const server = yield* testServer(() => ({ json: runJson("in_progress") }))
-      yield* Maestro.create({ input: "x", verbose: true } as RunRequest).pipe(Effect.provide(socketLayer(server)))
+      yield* Maestro.create({ input: "x", verbose: true } as RunRequest).pipe(Effect.provide(clientOf(server.url)))
       // known fields in schema order, then the others
       assert.strictEqual(server.requests[0]!.body, "{\"verbose\":true,\"input\":\"x\"}")
     }))
@@ -199,7 +184,7 @@ describe("Maestro.create", () => {
         budget: "extreme" as "low",
         include: ["everything" as "data_sources"],
         response_language: "klingon" as "english"
-      }).pipe(Effect.provide(socketLayer(server)), Effect.flip)
+      }).pipe(Effect.provide(clientOf(server.url)), Effect.flip)
       assert.strictEqual(error._tag, "ValidationError")
       if (error._tag !== "ValidationError") return
       assert.strictEqual(error.source, "client")
@@ -228,7 +213,7 @@ describe("Maestro.create", () => {
       const error = yield* Maestro.create({
         input: "x",
         requirements: [{ name: "long", description: "word ".repeat(129) }]
-      }).pipe(Effect.provide(socketLayer(server)), Effect.flip)
+      }).pipe(Effect.provide(clientOf(server.url)), Effect.flip)
       assert.strictEqual(error._tag, "ValidationError")
       if (error._tag === "ValidationError") assert.strictEqual(error.issues[0]!.path, "requirements[0].description")
       assert.strictEqual(server.requests.length, 0)
@@ -249,7 +234,7 @@ describe("Maestro.retrieve", () => {
           data_sources: { web_search: [{ url: "https://example.com" }] }
         })
       }))
-      const run = yield* Maestro.retrieve("run/1 ?#%").pipe(Effect.provide(socketLayer(server)))
+      const run = yield* Maestro.retrieve("run/1 ?#%").pipe(Effect.provide(clientOf(server.url)))
       assert.strictEqual(server.requests[0]!.method, "GET")
       assert.strictEqual(server.requests[0]!.url, "/studio/v1/maestro/runs/run%2F1%20%3F%23%25")
       assert.strictEqual(server.requests[0]!.body, "")
@@ -261,7 +246,7 @@ describe("Maestro.retrieve", () => {
   it.scoped("fails with NotFound for an unknown id", () =>
     Effect.gen(function*() {
       const server = yield* testServer(() => ({ status: 404, json: { detail: "Run not found" } }))
-      const error = yield* Maestro.retrieve("missing").pipe(Effect.provide(socketLayer(server)), Effect.flip)
+      const error = yield* Maestro.retrieve("missing").pipe(Effect.provide(clientOf(server.url)), Effect.flip)
       assert.strictEqual(error._tag, "NotFound")
       assert.strictEqual(server.requests.length, 1)
     }))
@@ -485,7 +470,7 @@ describe("Maestro.poll", () => {
     Effect.gen(function*() {
       // headers sent, body never finished: the retrieve hangs until it is interrupted
       const server = yield* testServer(() => ({ status: 200, chunks: ["{\"id\":"], end: false }))
-      const fiber = yield* Maestro.poll("run-1").pipe(Effect.provide(socketLayer(server)), Effect.fork)
+      const fiber = yield* Maestro.poll("run-1").pipe(Effect.provide(clientOf(server.url)), Effect.fork)
       yield* untilRequests(server, 1)
       const exit = yield* Fiber.interrupt(fiber)
       assert.isTrue(Exit.isInterrupted(exit))
@@ -504,7 +489,7 @@ describe("Maestro.poll", () => {
         json: runJson(index < 2 ? "in_progress" : "completed", { result: index < 2 ? null : "final" })
       }))
       const fiber = yield* Maestro.poll("run-1", { schedule: Schedule.spaced("3 seconds") }).pipe(
-        Effect.provide(socketLayer(server)),
+        Effect.provide(clientOf(server.url)),
         Effect.fork
       )
       for (let expected = 1; expected <= 3; expected++) {

@@ -2,9 +2,14 @@
  * A small scripted HTTP server on 127.0.0.1 (port 0) for tests of the client over a real socket. Each test
  * gives the answers it wants; the server records every request it saw.
  */
+import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
 import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Redacted from "effect/Redacted"
 import * as http from "node:http"
 import type { AddressInfo } from "node:net"
+import * as StudioClient from "../../src/StudioClient.js"
+import { ioTurn } from "./clock.js"
 
 /** A request as the server saw it. */
 export interface RecordedRequest {
@@ -99,3 +104,20 @@ export const testServer = (handler: Handler) =>
         server.close(() => resume(Effect.void))
       })
   ).pipe(Effect.map(({ info }) => info))
+
+/** The key the test clients send. */
+export const testKey = "sk-test-key"
+
+/** A client of a test server over `fetch`, with the test key; `options` override the defaults. */
+export const clientOf = (url: string, options: Partial<StudioClient.StudioClientOptions> = {}) =>
+  StudioClient.layer({ apiKey: Redacted.make(testKey), baseUrl: url, ...options }).pipe(
+    Layer.provide(FetchHttpClient.layer),
+    Layer.orDie
+  )
+
+/** Lets the event loop run until the server saw `count` requests (a bounded number of turns, no timer). */
+export const untilRequests = (server: TestServer, count: number): Effect.Effect<number> =>
+  Effect.gen(function*() {
+    for (let turn = 0; turn < 100_000 && server.requests.length < count; turn++) yield* ioTurn
+    return server.requests.length
+  })
