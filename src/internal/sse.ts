@@ -123,7 +123,7 @@ export class SseParser {
  * The `data` of each event of a body, up to `[DONE]`, each turned by `parse` into an output or an error. A
  * body that ends before `[DONE]` fails with `TransportError`: a stream cut short is never taken for a
  * complete answer. One read is parsed in one step, and its outputs go downstream as one chunk; outputs
- * before a failed event are still delivered, then the stream fails.
+ * before a failed event are still delivered, then the stream fails. Events after `[DONE]` are ignored.
  */
 export const decodeEventsWith = <A, E2>(
   method: string,
@@ -148,13 +148,20 @@ export const decodeEventsWith = <A, E2>(
     type Reader = Channel.Channel<Chunk.Chunk<A>, Chunk.Chunk<Uint8Array>, E | E2 | TransportError, E, void, unknown, R>
     const emit = (out: Array<A>, then: Reader): Reader =>
       out.length === 0 ? then : Channel.zipRight(Channel.write(Chunk.unsafeFromArray(out)), then)
+    // After [DONE], the rest of the body is read and dropped: stopping early would abort the response and
+    // lose its keep-alive connection. A failure of the body after [DONE] does not fail the stream.
+    const drain: Reader = Channel.readWithCause({
+      onInput: () => drain,
+      onFailure: () => Channel.void,
+      onDone: () => Channel.void
+    })
     const reader: Reader = Channel.readWithCause({
       onInput: (input: Chunk.Chunk<Uint8Array>) => {
         const out: Array<A> = []
         for (const bytes of input) {
           const { done, error } = step(parser.push(bytes), out)
           if (error !== undefined) return emit(out, Channel.fail(error))
-          if (done) return emit(out, Channel.void)
+          if (done) return emit(out, drain)
         }
         return emit(out, reader)
       },
