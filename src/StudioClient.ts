@@ -300,16 +300,20 @@ export const make = (
     const baseUrl = yield* checkBaseUrl(options.baseUrl ?? defaultBaseUrl, options.allowInsecureHttp === true)
     const transport = yield* HttpClient.HttpClient
     const apiKey = options.apiKey
-    // the headers every request gets, in the order they override each other, computed once
+    // the headers every request gets unless it sets its own, in the order they override each other
     const defaultHeaders: Record<string, string> = {
       "User-Agent": `studio-effect/${version}`,
       "Accept": "application/json",
       ...(apiKey === undefined ? {} : { "Authorization": `Bearer ${Redacted.value(apiKey)}` }),
       ...options.headers
     }
+    // a request's own headers (per-call options, a stream's Accept) win over the defaults
     const withDefaults = transport.pipe(
       HttpClient.mapRequest((request) =>
-        HttpClientRequest.setHeaders(HttpClientRequest.prependUrl(request, baseUrl), defaultHeaders)
+        HttpClientRequest.setHeaders(
+          HttpClientRequest.setHeaders(HttpClientRequest.prependUrl(request, baseUrl), defaultHeaders),
+          request.headers
+        )
       )
     )
     const httpClient = options.transformClient === undefined ? withDefaults : options.transformClient(withDefaults)

@@ -80,6 +80,7 @@ describe("Chat.stream", () => {
         const accumulated = yield* Chat.stream(request).pipe(Chat.accumulate, Effect.provide(layer))
         expect(accumulated).toEqual(completion)
         expect(JSON.parse(server.requests[0]!.body).stream).toBe(true)
+        expect(server.requests[0]!.headers["accept"]).toBe("text/event-stream")
       })))
 
   it.effect("fails with TransportError when the body ends before [DONE]", () =>

@@ -297,6 +297,13 @@ describe("configuration", () => {
       expect(server.requests.length).toBe(1)
       expect(server.requests[0]!.headers["x-tenant"]).toBe("acme")
       expect(server.requests[0]!.headers["x-app"]).toBe("demo")
+      // a per-call header wins over the same header set on the layer
+      yield* Chat.create(request).pipe(
+        StudioClient.withRequestOptions({ maxRetries: 0, headers: { "x-app": "per-call" } }),
+        Effect.provide(clientOf(server.url, { headers: { "x-app": "demo" } })),
+        Effect.either
+      )
+      expect(server.requests[1]!.headers["x-app"]).toBe("per-call")
     }).pipe(Effect.scoped))
 
   it("sends the package version in User-Agent", () => {
