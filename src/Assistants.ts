@@ -15,6 +15,7 @@ import {
   DeletedAssistant,
   ModifyAssistantRequest
 } from "./AssistantSchema.js"
+import { spanOptions } from "./internal/telemetry.js"
 import { pathSegment, validateRequest } from "./internal/validate.js"
 import * as Maestro from "./Maestro.js"
 import { MaestroRun } from "./MaestroSchema.js"
@@ -72,7 +73,7 @@ const withAssistantId = <A>(
   )
 
 const span = (name: string, attributes: Record<string, unknown>) =>
-  Effect.withSpan(`studio.${name}`, { kind: "client", attributes })
+  Effect.withSpan(`studio.${name}`, spanOptions(attributes))
 
 /**
  * Runs a stored assistant (Beta). `input` (at least one message) is required; `output_type` is an object

@@ -17,6 +17,7 @@ import {
   type Usage
 } from "./ChatSchema.js"
 import { decodeEventsWith, EventError } from "./internal/sse.js"
+import { spanOptions } from "./internal/telemetry.js"
 import { validateRequest } from "./internal/validate.js"
 import { StudioClient } from "./StudioClient.js"
 import { DecodeError, type StudioError } from "./StudioError.js"
@@ -26,7 +27,6 @@ const path = "/studio/v1/chat/completions"
 /** GenAI semantic-convention attributes of a request. */
 const requestAttributes = (request: typeof ChatRequest.Type, streamed: boolean): Record<string, unknown> => {
   const attributes: Record<string, unknown> = {
-    "gen_ai.system": "studio",
     "gen_ai.operation.name": "chat",
     "gen_ai.request.model": request.model,
     "gen_ai.request.stream": streamed
@@ -71,7 +71,7 @@ export const create = (request: ChatRequest): Effect.Effect<ChatCompletion, Stud
           response: ChatCompletion
         })).pipe(
           Effect.tap((completion) => Effect.annotateCurrentSpan(responseAttributes(completion))),
-          Effect.withSpan("studio.chat.create", { kind: "client", attributes: requestAttributes(valid, false) })
+          Effect.withSpan("studio.chat.create", spanOptions(requestAttributes(valid, false)))
         )
   )
 
@@ -202,7 +202,7 @@ export const stream = (request: ChatRequest): Stream.Stream<Chunk, StudioError, 
       ([valid, client]) =>
         client.stream({ operation: "chat.stream", path, body: valid }).pipe(
           decodeEventsWith("POST", client.baseUrl + path, parseChunk),
-          Stream.withSpan("studio.chat.stream", { kind: "client", attributes: requestAttributes(valid, true) })
+          Stream.withSpan("studio.chat.stream", spanOptions(requestAttributes(valid, true)))
         )
     )
   )

@@ -15,6 +15,7 @@ import * as Option from "effect/Option"
 import * as Ref from "effect/Ref"
 import * as Schedule from "effect/Schedule"
 import * as Stream from "effect/Stream"
+import { spanOptions } from "./internal/telemetry.js"
 import { pathSegment, validateRequest } from "./internal/validate.js"
 import { isTerminal, MaestroRun, RunRequest } from "./MaestroSchema.js"
 import { StudioClient } from "./StudioClient.js"
@@ -85,7 +86,6 @@ export interface PollOptions {
 /** Span attributes of a run request: what shapes the run, never tool headers or text. */
 const requestAttributes = (request: typeof RunRequest.Type): Record<string, unknown> => {
   const attributes: Record<string, unknown> = {
-    "gen_ai.system": "studio",
     "gen_ai.operation.name": "maestro.run"
   }
   if (request.models !== undefined && request.models[0] !== undefined) {
@@ -119,7 +119,7 @@ export const create = (request: RunRequest): Effect.Effect<MaestroRun, StudioErr
           response: MaestroRun
         })).pipe(
           Effect.tap((run) => Effect.annotateCurrentSpan({ "studio.run.id": run.id, "studio.run.status": run.status })),
-          Effect.withSpan("studio.maestro.create", { kind: "client", attributes: requestAttributes(valid) })
+          Effect.withSpan("studio.maestro.create", spanOptions(requestAttributes(valid)))
         )
   )
 
@@ -142,7 +142,7 @@ export const retrieve = (runId: string): Effect.Effect<MaestroRun, StudioError, 
         }))
   ).pipe(
     Effect.tap((run) => Effect.annotateCurrentSpan("studio.run.status", run.status)),
-    Effect.withSpan("studio.maestro.retrieve", { kind: "client", attributes: { "studio.run.id": runId } })
+    Effect.withSpan("studio.maestro.retrieve", spanOptions({ "studio.run.id": runId }))
   )
 
 /** The reason a failed run gives, or a stand-in when the service gave none. */
@@ -229,7 +229,7 @@ export const poll = (
       onNone: () => Effect.dieMessage("polling ended without a snapshot"),
       onSome: Effect.succeed
     })),
-    Effect.withSpan("studio.maestro.poll", { kind: "client", attributes: { "studio.run.id": runIdOf(run) } })
+    Effect.withSpan("studio.maestro.poll", spanOptions({ "studio.run.id": runIdOf(run) }))
   )
 
 /**
