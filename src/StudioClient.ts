@@ -278,6 +278,33 @@ const isEmpty = (object: object): boolean => {
   return true
 }
 
+/**
+ * Fails a stream with `error` when it delivers nothing for `idle`. One watchdog fiber per stream sleeps
+ * until the moment the stream would have been idle that long; each read only moves that moment.
+ */
+const withIdleTimeout = <A, E>(
+  self: Stream.Stream<A, E>,
+  idle: Duration.Duration,
+  error: TimeoutError
+): Stream.Stream<A, E | TimeoutError> =>
+  Stream.unwrap(Effect.map(Effect.clock, (clock) => {
+    const idleMillis = Duration.toMillis(idle)
+    let lastRead = clock.unsafeCurrentTimeMillis()
+    const watchdog: Effect.Effect<never, TimeoutError> = Effect.suspend(() => {
+      const quietFor = clock.unsafeCurrentTimeMillis() - lastRead
+      return quietFor >= idleMillis
+        ? Effect.fail(error)
+        : Effect.zipRight(Effect.sleep(Duration.millis(idleMillis - quietFor)), watchdog)
+    })
+    return self.pipe(
+      Stream.mapChunks((chunk) => {
+        lastRead = clock.unsafeCurrentTimeMillis()
+        return chunk
+      }),
+      Stream.interruptWhen(watchdog)
+    )
+  }))
+
 const missingKey = new AuthError({ detail: "No API key is configured (set STUDIO_API_KEY or pass apiKey)." })
 
 const resolved = (options: RequestOptions) => ({
@@ -435,18 +462,16 @@ export const make = (
           settings.maxRetries,
           withAttemptTimeout(httpRequest, settings.timeout, send(request.operation, httpRequest))
         )
-        return response.stream.pipe(
-          Stream.mapError(transportError),
-          Stream.timeoutFail(
-            () =>
-              new TimeoutError({
-                phase: "stream-idle",
-                timeout: settings.streamIdleTimeout,
-                method: httpRequest.method,
-                url: baseUrl + httpRequest.url
-              }),
-            settings.streamIdleTimeout
-          )
+        const idleTimeout = new TimeoutError({
+          phase: "stream-idle",
+          timeout: settings.streamIdleTimeout,
+          method: httpRequest.method,
+          url: baseUrl + httpRequest.url
+        })
+        return withIdleTimeout(
+          Stream.mapError(response.stream, transportError),
+          settings.streamIdleTimeout,
+          idleTimeout
         )
       }))
 
