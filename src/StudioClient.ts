@@ -279,13 +279,13 @@ const isEmpty = (object: object): boolean => {
 }
 
 /**
- * Fails a stream with `error` when it delivers nothing for `idle`. One watchdog fiber per stream sleeps
+ * Fails a stream with `onIdle()` when it delivers nothing for `idle`. One watchdog fiber per stream sleeps
  * until the moment the stream would have been idle that long; each read only moves that moment.
  */
 const withIdleTimeout = <A, E>(
   self: Stream.Stream<A, E>,
   idle: Duration.Duration,
-  error: TimeoutError
+  onIdle: () => TimeoutError
 ): Stream.Stream<A, E | TimeoutError> =>
   Stream.unwrap(Effect.map(Effect.clock, (clock) => {
     const idleMillis = Duration.toMillis(idle)
@@ -293,7 +293,7 @@ const withIdleTimeout = <A, E>(
     const watchdog: Effect.Effect<never, TimeoutError> = Effect.suspend(() => {
       const quietFor = clock.unsafeCurrentTimeMillis() - lastRead
       return quietFor >= idleMillis
-        ? Effect.fail(error)
+        ? Effect.fail(onIdle())
         : Effect.zipRight(Effect.sleep(Duration.millis(idleMillis - quietFor)), watchdog)
     })
     return self.pipe(
@@ -462,16 +462,16 @@ export const make = (
           settings.maxRetries,
           withAttemptTimeout(httpRequest, settings.timeout, send(request.operation, httpRequest))
         )
-        const idleTimeout = new TimeoutError({
-          phase: "stream-idle",
-          timeout: settings.streamIdleTimeout,
-          method: httpRequest.method,
-          url: baseUrl + httpRequest.url
-        })
         return withIdleTimeout(
           Stream.mapError(response.stream, transportError),
           settings.streamIdleTimeout,
-          idleTimeout
+          () =>
+            new TimeoutError({
+              phase: "stream-idle",
+              timeout: settings.streamIdleTimeout,
+              method: httpRequest.method,
+              url: baseUrl + httpRequest.url
+            })
         )
       }))
 
