@@ -20,9 +20,11 @@ import { dual } from "effect/Function"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import type * as ParseResult from "effect/ParseResult"
+import * as Queue from "effect/Queue"
 import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
+import * as Take from "effect/Take"
 import { fromResponse, requestIdOf } from "./internal/responseError.js"
 import { retrySchedule } from "./internal/retry.js"
 import { version } from "./internal/version.js"
@@ -279,30 +281,49 @@ const isEmpty = (object: object): boolean => {
 }
 
 /**
- * Fails a stream with `onIdle()` when it delivers nothing for `idle`. One watchdog fiber per stream sleeps
- * until the moment the stream would have been idle that long; each read only moves that moment.
+ * Fails a stream with `onIdle()` when no bytes arrive for `idle`. A reader fiber moves the reads into a
+ * small queue, and one watchdog fiber per stream sleeps until the moment the stream would have been idle
+ * that long: a read only moves that moment, so nothing is raced or forked per read. While the reader waits
+ * for a slow consumer to take a read, the network is not being waited on, and the clock does not run.
  */
 const withIdleTimeout = <A, E>(
   self: Stream.Stream<A, E>,
   idle: Duration.Duration,
   onIdle: () => TimeoutError
 ): Stream.Stream<A, E | TimeoutError> =>
-  Stream.unwrap(Effect.map(Effect.clock, (clock) => {
+  Stream.unwrapScoped(Effect.gen(function*() {
+    const clock = yield* Effect.clock
     const idleMillis = Duration.toMillis(idle)
     let lastRead = clock.unsafeCurrentTimeMillis()
-    const watchdog: Effect.Effect<never, TimeoutError> = Effect.suspend(() => {
-      const quietFor = clock.unsafeCurrentTimeMillis() - lastRead
-      return quietFor >= idleMillis
-        ? Effect.fail(onIdle())
-        : Effect.zipRight(Effect.sleep(Duration.millis(idleMillis - quietFor)), watchdog)
-    })
-    return self.pipe(
-      Stream.mapChunks((chunk) => {
-        lastRead = clock.unsafeCurrentTimeMillis()
-        return chunk
+    let handingOver = false
+    let finished = false
+    const reads = yield* Queue.bounded<Take.Take<A, E | TimeoutError>>(4)
+    yield* self.pipe(
+      Stream.runForEachChunk((chunk) => {
+        handingOver = true
+        return Effect.map(Queue.offer(reads, Take.chunk(chunk)), () => {
+          handingOver = false
+          lastRead = clock.unsafeCurrentTimeMillis()
+        })
       }),
-      Stream.interruptWhen(watchdog)
+      Effect.matchCauseEffect({
+        onFailure: (cause) => Queue.offer(reads, Take.failCause(cause)),
+        onSuccess: () => Queue.offer(reads, Take.end)
+      }),
+      Effect.ensuring(Effect.sync(() => {
+        finished = true
+      })),
+      Effect.forkScoped
     )
+    const watchdog: Effect.Effect<void> = Effect.suspend(() => {
+      const quietFor = clock.unsafeCurrentTimeMillis() - lastRead
+      if (finished) return Effect.void
+      return !handingOver && quietFor >= idleMillis
+        ? Queue.offer(reads, Take.fail(onIdle()))
+        : Effect.zipRight(Effect.sleep(Duration.millis(Math.max(idleMillis - quietFor, 1))), watchdog)
+    })
+    yield* Effect.forkScoped(watchdog)
+    return Stream.flattenTake(Stream.fromQueue(reads))
   }))
 
 const missingKey = new AuthError({ detail: "No API key is configured (set STUDIO_API_KEY or pass apiKey)." })

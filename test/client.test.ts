@@ -221,6 +221,31 @@ describe("timeouts and interruption", () => {
       if (error._tag === "TimeoutError") expect(error.phase).toBe("stream-idle")
     }).pipe(Effect.scoped))
 
+  it.effect("a slow consumer does not make a stream idle: only waiting on the network counts", () =>
+    Effect.gen(function*() {
+      const events = Array.from(
+        { length: 8 },
+        (_, i) =>
+          `data: ${
+            JSON.stringify({ id: "c", choices: [{ index: 0, delta: { content: `t${i}` }, finish_reason: null }] })
+          }\n\n`
+      )
+      const server = yield* testServer(() => ({ chunks: [...events, "data: [DONE]\n\n"] }))
+      const fiber = yield* Chat.stream(request).pipe(
+        // each piece takes longer to handle than the idle timeout
+        Stream.tap(() => Effect.sleep("3 seconds")),
+        Chat.textDeltas,
+        Stream.runCollect,
+        Effect.provide(clientOf(server.url, { streamIdleTimeout: "2 seconds" })),
+        Effect.either,
+        Effect.fork
+      )
+      yield* waitUntil(() => server.requests.length === 1)
+      yield* advanceUntil(() => fiber.unsafePoll() !== null, "500 millis", 200)
+      const result = yield* Fiber.join(fiber)
+      expect(Either.isRight(result) && [...result.right].join("")).toBe("t0t1t2t3t4t5t6t7")
+    }).pipe(Effect.scoped))
+
   it.effect("interrupting a request closes its socket", () =>
     Effect.gen(function*() {
       const server = yield* testServer(() => ({ chunks: [], end: false }))
