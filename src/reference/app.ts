@@ -206,7 +206,13 @@ export const make = (
       const pause = options.streamEventDelay === undefined ? undefined : Duration.decode(options.streamEventDelay)
       const chunks = pause === undefined || Duration.toMillis(pause) === 0
         ? Chat.chunks(generated)
-        : Chat.chunks(generated).pipe(Stream.tap(() => Effect.sleep(pause)))
+        : Stream.suspend(() => {
+          // a pause between events: the first goes out at once
+          let first = true
+          return Chat.chunks(generated).pipe(
+            Stream.tap(() => first ? Effect.sync(() => (first = false)) : Effect.sleep(pause))
+          )
+        })
       return HttpServerResponse.stream(Sse.encode(chunks), {
         contentType: "text/event-stream",
         headers: { "cache-control": "no-cache" }

@@ -368,9 +368,13 @@ for (const transport of both) {
         { streamIdleTimeout: "2 seconds" },
         (server) =>
           Effect.gen(function*() {
-            const error = failureOf(yield* drive(Stream.runDrain(Chat.stream(chatRequest)), "250 millis"))
+            let received = 0
+            const consume = Stream.runForEach(Chat.stream(chatRequest), () => Effect.sync(() => received++))
+            const error = failureOf(yield* drive(consume, "250 millis"))
             expect(error._tag).toBe("TimeoutError")
             if (error._tag === "TimeoutError") expect(error.phase).toBe("stream-idle")
+            // the first event arrived at once; the stream then went idle
+            expect(received).toBe(1)
             expect(server.arrivals.length).toBe(1)
           })
       ))
