@@ -26,6 +26,7 @@ Options:
   --run-step-ms <n>      duration of one run step in milliseconds (default 200)
   --stream-delay-ms <n>  pause between streamed events in milliseconds (default 0)
   --rate-limit <n>[/<s>] at most n requests per key in each window of s seconds (default 60)
+  --max-body-bytes <n>   the largest request body accepted; larger ones get 413 (default 1048576)
   --help                 show this help
 `
 
@@ -83,6 +84,12 @@ export const parseServeArguments = (args: ReadonlyArray<string>): ListenOptions 
         const ms = integer()
         if (ms === undefined) return "--stream-delay-ms needs a whole number of milliseconds"
         options = { ...options, streamEventDelay: Duration.millis(ms) }
+        break
+      }
+      case "--max-body-bytes": {
+        const bytes = integer()
+        if (bytes === undefined || bytes === 0) return "--max-body-bytes needs a positive whole number of bytes"
+        options = { ...options, maxBodyBytes: bytes }
         break
       }
       case "--rate-limit": {
