@@ -6,6 +6,7 @@
  */
 import * as Schema from "effect/Schema"
 import { showValue, withWholeChecks } from "./internal/issues.js"
+import type { ChatModel } from "./Models.js"
 
 /** Longest allowed stop sequence: 64K characters. */
 const maxStopLength = 64 * 1024
@@ -260,10 +261,15 @@ const chatCrossFieldRules = (input: unknown): ReadonlyArray<Schema.FilterIssue> 
 export const ChatRequest = withWholeChecks(ChatRequestFields, chatCrossFieldRules, { identifier: "ChatRequest" })
 
 /**
+ * A chat request as callers write it. `model` offers the interface's chat models for completion and takes
+ * any other id as well.
+ *
  * @since 0.1.0
  * @category models
  */
-export type ChatRequest = typeof ChatRequest.Encoded
+export type ChatRequest = Omit<typeof ChatRequest.Encoded, "model"> & {
+  readonly model: ChatModel | (string & {})
+}
 
 // ---------------------------------------------------------------------------------------------------------
 // the response

@@ -6,6 +6,7 @@
  */
 import * as Schema from "effect/Schema"
 import { showValue, withWholeChecks } from "./internal/issues.js"
+import type { RunModel } from "./Models.js"
 
 /** Most requirements one run may carry. */
 const maxRequirements = 10
@@ -355,10 +356,15 @@ export const RunRequest = Schema.Struct({
 }).annotations({ identifier: "RunRequest" })
 
 /**
+ * A run request as callers write it. `models` offers the interface's run models for completion and takes
+ * any other id as well (a third-party model of the caller's account).
+ *
  * @since 0.1.0
  * @category models
  */
-export type RunRequest = typeof RunRequest.Encoded
+export type RunRequest = Omit<typeof RunRequest.Encoded, "models"> & {
+  readonly models?: ReadonlyArray<RunModel> | undefined
+}
 
 // ---------------------------------------------------------------------------------------------------------
 // the run
