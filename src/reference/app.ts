@@ -197,10 +197,11 @@ export const make = (
     // -- chat -----------------------------------------------------------------------------------------
 
     const chat = endpoint(Effect.gen(function*() {
-      const request = yield* body(ChatRequest)
-      if (!acceptedChatModels.includes(request.model)) {
-        return Wire.unprocessable([modelIssue(acceptedChatModels, ["body", "model"])])
-      }
+      const request = yield* Effect.filterOrFail(
+        body(ChatRequest),
+        (request) => acceptedChatModels.includes(request.model),
+        () => new Wire.InvalidBody([modelIssue(acceptedChatModels, ["body", "model"])])
+      )
       const generated = yield* Chat.generate(model, request, { seed, ids })
       if (request.stream !== true) return Wire.json(Chat.completion(generated))
       const pause = options.streamEventDelay === undefined ? undefined : Duration.decode(options.streamEventDelay)
@@ -221,15 +222,18 @@ export const make = (
 
     // -- runs -----------------------------------------------------------------------------------------
 
-    const runModelIssue = (models: ReadonlyArray<string> | undefined, loc: ReadonlyArray<string | number>) =>
-      models !== undefined && models.length === 1 && !acceptedRunModels.includes(models[0]!)
-        ? [modelIssue(acceptedRunModels, [...loc, 0])]
-        : []
+    /** A body whose `models`, when given, names a model the service runs; another is a 422 at `body.models.0`. */
+    const runBody = <A extends { readonly models?: ReadonlyArray<string> | undefined }, I>(
+      schema: Schema.Schema<A, I>
+    ) =>
+      Effect.filterOrFail(
+        body(schema),
+        (request) => request.models?.[0] === undefined || acceptedRunModels.includes(request.models[0]),
+        () => new Wire.InvalidBody([modelIssue(acceptedRunModels, ["body", "models", 0])])
+      )
 
     const createRun = endpoint(Effect.gen(function*() {
-      const request = yield* body(RunRequest)
-      const issues = runModelIssue(request.models, ["body", "models"])
-      if (issues.length > 0) return Wire.unprocessable(issues)
+      const request = yield* runBody(RunRequest)
       return Wire.json(yield* runs.create(request))
     }))
 
@@ -242,9 +246,7 @@ export const make = (
     // -- assistants -----------------------------------------------------------------------------------
 
     const createAssistant = endpoint(Effect.gen(function*() {
-      const request = yield* body(AssistantSchema.CreateAssistantRequest)
-      const issues = runModelIssue(request.models, ["body", "models"])
-      if (issues.length > 0) return Wire.unprocessable(issues)
+      const request = yield* runBody(AssistantSchema.CreateAssistantRequest)
       return Wire.json(yield* assistants.create(request))
     }))
 
@@ -259,9 +261,7 @@ export const make = (
     const updateAssistant = endpoint(Effect.gen(function*() {
       const id = yield* param("id")
       if ((yield* assistants.retrieve(id)) === undefined) return Wire.notFound("Assistant", id)
-      const request = yield* body(AssistantSchema.ModifyAssistantRequest)
-      const issues = runModelIssue(request.models, ["body", "models"])
-      if (issues.length > 0) return Wire.unprocessable(issues)
+      const request = yield* runBody(AssistantSchema.ModifyAssistantRequest)
       const updated = yield* assistants.update(id, request)
       return updated === undefined ? Wire.notFound("Assistant", id) : Wire.json(updated)
     }))
@@ -276,9 +276,7 @@ export const make = (
       const id = yield* param("id")
       const assistant = yield* assistants.retrieve(id)
       if (assistant === undefined) return Wire.notFound("Assistant", id)
-      const request = yield* body(AssistantSchema.AssistantRunRequest)
-      const issues = runModelIssue(request.models, ["body", "models"])
-      if (issues.length > 0) return Wire.unprocessable(issues)
+      const request = yield* runBody(AssistantSchema.AssistantRunRequest)
       return Wire.json(yield* runs.create(mergeRunConfiguration(assistant, request)))
     }))
 
