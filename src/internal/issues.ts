@@ -165,7 +165,7 @@ const leaves = (issue: ParseResult.ParseIssue, path: ReadonlyArray<PropertyKey>,
 export const fromParseError = (error: ParseResult.ParseError): ReadonlyArray<Issue> => fromParseIssue(error.issue)
 
 /** Every issue of a parse issue tree (see `fromParseError`). */
-export const fromParseIssue = (issue: ParseResult.ParseIssue): ReadonlyArray<Issue> => {
+const fromParseIssue = (issue: ParseResult.ParseIssue): ReadonlyArray<Issue> => {
   const found: Array<Issue> = []
   leaves(issue, [], found)
   const seen = new Set<string>()
