@@ -156,10 +156,12 @@ export const objectInstruction = (format: {
 }): Message => {
   const description = Tool.getDescriptionFromSchemaAst(format.schema.ast)
   const jsonSchema = Tool.getJsonSchemaFromSchemaAst(format.schema.ast)
+  // "generateObject" is the name @effect/ai gives when the caller and the schema give none: it says nothing
+  const named = format.objectName === "generateObject" ? "" : ` named "${format.objectName}"`
   return {
     role: "system",
     content: [
-      `Answer with a single JSON value named "${format.objectName}", and nothing else (no prose, no code fence).`,
+      `Answer with a single JSON value${named}, and nothing else (no prose, no code fence).`,
       ...(description === undefined ? [] : [`It is: ${description}`]),
       "It must be valid against this JSON Schema:",
       JSON.stringify(jsonSchema)
