@@ -15,7 +15,6 @@ import {
   type Usage
 } from "./ChatSchema.js"
 import { parseChunk } from "./internal/chunk.js"
-import { decodeEventsWith } from "./internal/sse.js"
 import { spanOptions } from "./internal/telemetry.js"
 import { validateRequest } from "./internal/validate.js"
 import { StudioClient } from "./StudioClient.js"
@@ -86,8 +85,7 @@ export const stream = (request: ChatRequest): Stream.Stream<Chunk, StudioError, 
     Effect.map(
       Effect.zip(validateRequest("chat", ChatRequest, { ...request, stream: true }), StudioClient),
       ([valid, client]) =>
-        client.stream({ operation: "chat.stream", path, body: valid }).pipe(
-          decodeEventsWith("POST", client.baseUrl + path, parseChunk),
+        client.events({ operation: "chat.stream", path, body: valid }, parseChunk).pipe(
           Stream.withSpan("studio.chat.stream", spanOptions(requestAttributes(valid, true)))
         )
     )

@@ -27,6 +27,8 @@ import * as Stream from "effect/Stream"
 import * as Take from "effect/Take"
 import { fromResponse, requestIdOf } from "./internal/responseError.js"
 import { retrySchedule } from "./internal/retry.js"
+import { scrub, secretsOf } from "./internal/scrub.js"
+import { decodeEventsWith, defaultMaxEventSize, type EventError } from "./internal/sse.js"
 import { version } from "./internal/version.js"
 import {
   AuthError,
@@ -97,6 +99,11 @@ export interface StudioClientOptions extends RequestOptions {
   readonly baseUrl?: string | undefined
   /** Allow `http://` to a host other than loopback, which would send the key in clear text. */
   readonly allowInsecureHttp?: boolean | undefined
+  /**
+   * The largest event a stream may carry, in characters of its decoded text (for ASCII, bytes): 8 MiB when
+   * not given. A larger one fails the stream with `DecodeError` and the connection is released at once.
+   */
+  readonly maxEventSize?: number | undefined
   /** Middleware for the transport, applied after the base URL, auth and headers. */
   readonly transformClient?: ((client: HttpClient.HttpClient) => HttpClient.HttpClient) | undefined
 }
@@ -146,6 +153,15 @@ export interface Service {
    * ends the stream with an error, and a pause longer than the idle timeout fails it with `TimeoutError`.
    */
   readonly stream: (request: StreamRequest) => Stream.Stream<Uint8Array, StudioError>
+  /**
+   * Sends a request and streams the `data` of each server-sent event of its body, each turned by `parse`
+   * into an output (or the `EventError` that ends the stream), until `[DONE]`. Events are bounded by
+   * `maxEventSize`; the body is released right after `[DONE]`.
+   */
+  readonly events: <A>(
+    request: StreamRequest,
+    parse: (data: string) => A | EventError<StudioError>
+  ) => Stream.Stream<A, StudioError>
 }
 
 /**
@@ -465,10 +481,17 @@ export const make = (
           Effect.flatMap(send(request.operation, httpRequest), (response) =>
             decodeBody(request.operation, response, request.response))
         )
-        return withRetries(request.operation, settings.maxRetries, attempt)
+        return Effect.mapError(
+          withRetries(request.operation, settings.maxRetries, attempt),
+          (error) =>
+            scrub(error, secretsOf(apiKey, request.body))
+        )
       })
 
     const stream = (request: StreamRequest): Stream.Stream<Uint8Array, StudioError> =>
+      Stream.mapError(streamBytes(request), (error) => scrub(error, secretsOf(apiKey, request.body)))
+
+    const streamBytes = (request: StreamRequest): Stream.Stream<Uint8Array, StudioError> =>
       Stream.unwrapScoped(Effect.gen(function*() {
         if (apiKey === undefined) {
           return yield* missingKey
@@ -496,7 +519,17 @@ export const make = (
         )
       }))
 
-    return StudioClient.of({ httpClient, baseUrl, json, stream })
+    const maxEventSize = options.maxEventSize ?? defaultMaxEventSize
+    const events = <A>(
+      request: StreamRequest,
+      parse: (data: string) => A | EventError<StudioError>
+    ): Stream.Stream<A, StudioError> =>
+      streamBytes(request).pipe(
+        decodeEventsWith("POST", baseUrl + request.path, parse, { operation: request.operation, maxEventSize }),
+        Stream.mapError((error) => scrub(error, secretsOf(apiKey, request.body)))
+      )
+
+    return StudioClient.of({ httpClient, baseUrl, json, stream, events })
   })
 
 /**
