@@ -88,6 +88,11 @@ export interface StudioClientOptions extends RequestOptions {
    * not given. A larger one fails the stream with `DecodeError` and the connection is released at once.
    */
   readonly maxEventSize?: number | undefined
+  /**
+   * The largest non-streamed answer, in bytes: 32 MiB when not given. A larger one fails with `DecodeError`
+   * (not retried) as soon as it is known, without reading on. Error bodies are read only in part (8 KiB).
+   */
+  readonly maxResponseSize?: number | undefined
   /** Middleware for the transport, applied after the base URL, auth and headers. */
   readonly transformClient?: ((client: HttpClient.HttpClient) => HttpClient.HttpClient) | undefined
 }
@@ -99,7 +104,7 @@ export interface StudioClientOptions extends RequestOptions {
  * @category models
  */
 export interface JsonRequest<A, I> {
-  /** The operation's name, used in errors and spans: `chat`, `maestro.create`, ... */
+  /** The operation's name, used in errors and spans: `chat.create`, `maestro.create`, ... */
   readonly operation: string
   readonly method: "GET" | "POST" | "PATCH" | "DELETE"
   /** The path after the base URL, already URL-encoded. */

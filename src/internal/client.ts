@@ -15,7 +15,9 @@ import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 import type { JsonRequest, Service, StreamRequest, StudioClientOptions } from "../StudioClient.js"
 import { AuthError, DecodeError, type RequestError, TimeoutError } from "../StudioError.js"
+import { defaultMaxResponseSize, readBody, readErrorBody } from "./body.js"
 import { withIdleTimeout } from "./idleTimeout.js"
+import { withoutRedirects } from "./redirect.js"
 import { fromResponse, requestIdOf } from "./responseError.js"
 import { retrySchedule } from "./retry.js"
 import { scrub, secretsOf } from "./scrub.js"
@@ -64,6 +66,7 @@ const missingKey = new AuthError({ detail: "No API key is configured (set STUDIO
 export const makeService = (config: ClientConfig, transport: HttpClient.HttpClient): Service => {
   const { baseUrl, options } = config
   const apiKey = options.apiKey
+  const maxResponseSize = options.maxResponseSize ?? defaultMaxResponseSize
   // the headers every request gets unless it sets its own, in the order they override each other
   const defaultHeaders: Record<string, string> = {
     "User-Agent": `studio-effect/${version}`,
@@ -72,7 +75,7 @@ export const makeService = (config: ClientConfig, transport: HttpClient.HttpClie
     ...options.headers
   }
   // a request's own headers (per-call options, a stream's Accept) win over the defaults
-  const withDefaults = transport.pipe(
+  const withDefaults = withoutRedirects(transport).pipe(
     HttpClient.mapRequest((request) =>
       HttpClientRequest.setHeaders(
         HttpClientRequest.setHeaders(HttpClientRequest.prependUrl(request, baseUrl), defaultHeaders),
@@ -100,10 +103,7 @@ export const makeService = (config: ClientConfig, transport: HttpClient.HttpClie
       Effect.mapError(transportError),
       Effect.flatMap((response) =>
         response.status === 200 ? Effect.succeed(response) : Effect.flatMap(
-          Effect.zip(
-            response.text.pipe(Effect.orElseSucceed(() => "")),
-            Clock.currentTimeMillis
-          ),
+          Effect.zip(readErrorBody(response), Clock.currentTimeMillis),
           ([body, now]) =>
             Effect.fail(fromResponse({ operation, status: response.status, headers: response.headers, body, now }))
         )
@@ -141,7 +141,11 @@ export const makeService = (config: ClientConfig, transport: HttpClient.HttpClie
     schema: Schema.Schema<A, I>
   ) =>
     Effect.flatMap(
-      Effect.mapError(response.text, transportError),
+      Effect.catchTag(
+        readBody(response, maxResponseSize, operation),
+        "ResponseError",
+        (error) => Effect.fail(transportError(error))
+      ),
       (text) => {
         const decodeError = (reason: string) => {
           // read only on failure: converting the response headers costs on every request
