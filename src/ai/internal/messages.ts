@@ -81,9 +81,10 @@ export const chatMessages = (
                 )
             }
           }
+          // a message of tool calls alone goes back without content, as the service sends it
           messages.push({
             role: "assistant",
-            content: texts.join(""),
+            ...(texts.length > 0 || toolCalls.length === 0 ? { content: texts.join("") } : {}),
             ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {})
           })
           break
