@@ -25,6 +25,8 @@ import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 import * as Take from "effect/Take"
+import { defaultMaxResponseSize, readBody, readErrorBody } from "./internal/body.js"
+import { withoutRedirects } from "./internal/redirect.js"
 import { fromResponse, requestIdOf } from "./internal/responseError.js"
 import { retrySchedule } from "./internal/retry.js"
 import { scrub, secretsOf } from "./internal/scrub.js"
@@ -104,6 +106,11 @@ export interface StudioClientOptions extends RequestOptions {
    * not given. A larger one fails the stream with `DecodeError` and the connection is released at once.
    */
   readonly maxEventSize?: number | undefined
+  /**
+   * The largest non-streamed answer, in bytes: 32 MiB when not given. A larger one fails with `DecodeError`
+   * (not retried) as soon as it is known, without reading on. Error bodies are read only in part (8 KiB).
+   */
+  readonly maxResponseSize?: number | undefined
   /** Middleware for the transport, applied after the base URL, auth and headers. */
   readonly transformClient?: ((client: HttpClient.HttpClient) => HttpClient.HttpClient) | undefined
 }
@@ -362,7 +369,8 @@ export const make = (
 ): Effect.Effect<Service, ValidationError, HttpClient.HttpClient> =>
   Effect.gen(function*() {
     const baseUrl = yield* checkBaseUrl(options.baseUrl ?? defaultBaseUrl, options.allowInsecureHttp === true)
-    const transport = yield* HttpClient.HttpClient
+    const transport = withoutRedirects(yield* HttpClient.HttpClient)
+    const maxResponseSize = options.maxResponseSize ?? defaultMaxResponseSize
     const apiKey = options.apiKey
     // the headers every request gets unless it sets its own, in the order they override each other
     const defaultHeaders: Record<string, string> = {
@@ -404,10 +412,7 @@ export const make = (
         Effect.mapError(transportError),
         Effect.flatMap((response) =>
           response.status === 200 ? Effect.succeed(response) : Effect.flatMap(
-            Effect.zip(
-              response.text.pipe(Effect.orElseSucceed(() => "")),
-              Clock.currentTimeMillis
-            ),
+            Effect.zip(readErrorBody(response), Clock.currentTimeMillis),
             ([body, now]) =>
               Effect.fail(fromResponse({ operation, status: response.status, headers: response.headers, body, now }))
           )
@@ -445,7 +450,11 @@ export const make = (
       schema: Schema.Schema<A, I>
     ) =>
       Effect.flatMap(
-        Effect.mapError(response.text, transportError),
+        Effect.catchTag(
+          readBody(response, maxResponseSize, operation),
+          "ResponseError",
+          (error) => Effect.fail(transportError(error))
+        ),
         (text) => {
           const decodeError = (reason: string) => {
             // read only on failure: converting the response headers costs on every request

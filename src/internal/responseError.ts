@@ -11,6 +11,7 @@ import {
   ValidationIssue
 } from "../StudioError.js"
 import { formatPath } from "./issues.js"
+import { isRedirect, redirectDetail } from "./redirect.js"
 import { parseRetryAfter } from "./retry.js"
 
 /** The request id the service sent, under either of its usual names. */
@@ -78,6 +79,14 @@ export const fromResponse = (input: {
       })
     }
     default:
+      if (isRedirect(status)) {
+        return new ApiError({
+          status,
+          detail: redirectDetail(status, headers["location"]),
+          body: body.slice(0, 4096),
+          ...optionalId
+        })
+      }
       return new ApiError({
         status,
         body: body.slice(0, 4096),

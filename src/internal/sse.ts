@@ -9,6 +9,7 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
 import { DecodeError, TransportError } from "../StudioError.js"
+import { formatSize } from "./body.js"
 
 /** The payload that ends a stream. */
 export const doneMarker = "[DONE]"
@@ -187,13 +188,6 @@ export interface DecodeOptions {
   readonly maxEventSize?: number | undefined
 }
 
-const mebibytes = (size: number): string =>
-  size >= 1024 * 1024 && size % (1024 * 1024) === 0
-    ? `${size / (1024 * 1024)} MiB`
-    : size >= 1024 && size % 1024 === 0
-    ? `${size / 1024} KiB`
-    : `${size} bytes`
-
 /**
  * The `data` of each event of a body, up to `[DONE]`, each turned by `parse` into an output or an error. A
  * body that ends before `[DONE]` fails with `TransportError`: a stream cut short is never taken for a
@@ -241,7 +235,8 @@ export const decodeEventsWith = <A, E2>(
     const tooLarge = () =>
       new DecodeError({
         operation: options.operation ?? "stream",
-        reason: `an event is larger than ${mebibytes(maxEventSize)} (maxEventSize)`
+        reason: `an event is larger than ${formatSize(maxEventSize)} (maxEventSize): raise maxEventSize if it is ` +
+          "expected, or check what answers at this address"
       })
     /** A bounded read after [DONE]: the body's end usually follows at once; nothing waits for more. */
     const afterDone: Effect.Effect<void, never, R> = Effect.suspend(() => {
