@@ -27,9 +27,12 @@ interface Block {
   readonly lead: string
 }
 
-const documents = ["README.md", ...readdirSync(join(root, "docs")).filter((name) => name.endsWith(".md")).sort().map((
-  name
-) => `docs/${name}`)]
+const documents = [
+  "README.md",
+  ...readdirSync(join(root, "docs")).filter((name) => name.endsWith(".md")).sort().map((
+    name
+  ) => `docs/${name}`)
+]
 
 const blocksOf = (source: string): ReadonlyArray<Block> => {
   const lines = readFileSync(join(root, source), "utf8").split("\n")
@@ -42,7 +45,9 @@ const blocksOf = (source: string): ReadonlyArray<Block> => {
       let start = i - 1
       while (start >= 0 && lines[start]!.trim() === "") start--
       const lead: Array<string> = []
-      while (start >= 0 && lines[start]!.trim() !== "" && !lines[start]!.startsWith("```")) lead.unshift(lines[start--]!)
+      while (start >= 0 && lines[start]!.trim() !== "" && !lines[start]!.startsWith("```")) {
+        lead.unshift(lines[start--]!)
+      }
       blocks.push({
         source,
         line: i + 1,
