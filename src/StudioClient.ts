@@ -25,6 +25,7 @@ import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 import * as Take from "effect/Take"
+import { checkBaseUrl } from "./internal/baseUrl.js"
 import { defaultMaxResponseSize, readBody, readErrorBody } from "./internal/body.js"
 import { withoutRedirects } from "./internal/redirect.js"
 import { fromResponse, requestIdOf } from "./internal/responseError.js"
@@ -38,8 +39,7 @@ import {
   type StudioError,
   TimeoutError,
   TransportError,
-  ValidationError,
-  ValidationIssue
+  type ValidationError
 } from "./StudioError.js"
 
 /**
@@ -232,33 +232,6 @@ const mergeRequestOptions = (base: RequestOptions, override: RequestOptions): Re
   headers: { ...base.headers, ...override.headers }
 })
 
-const isLoopback = (hostname: string): boolean =>
-  hostname === "localhost" || hostname === "[::1]" || hostname === "::1" || /^127(?:\.\d{1,3}){3}$/.test(hostname)
-
-const checkBaseUrl = (baseUrl: string, allowInsecureHttp: boolean): Effect.Effect<string, ValidationError> => {
-  const invalid = (message: string) =>
-    Effect.fail(
-      new ValidationError({
-        operation: "client",
-        source: "client",
-        issues: [new ValidationIssue({ path: "baseUrl", message })]
-      })
-    )
-  let url: URL
-  try {
-    url = new URL(baseUrl)
-  } catch {
-    return invalid(`"${baseUrl}" is not an absolute URL`)
-  }
-  if (url.protocol !== "https:" && url.protocol !== "http:") return invalid("use an https:// (or loopback http://) URL")
-  if (url.protocol === "http:" && !isLoopback(url.hostname) && !allowInsecureHttp) {
-    return invalid(
-      `http:// to ${url.hostname} would send the API key in clear text: use https://, or set allowInsecureHttp`
-    )
-  }
-  return Effect.succeed(baseUrl.replace(/\/+$/, ""))
-}
-
 /** The innermost cause's code and message (`ECONNREFUSED`, "other side closed"), which say what failed. */
 const rootCause = (cause: unknown): string | undefined => {
   let current = cause
@@ -414,7 +387,15 @@ export const make = (
           response.status === 200 ? Effect.succeed(response) : Effect.flatMap(
             Effect.zip(readErrorBody(response), Clock.currentTimeMillis),
             ([body, now]) =>
-              Effect.fail(fromResponse({ operation, status: response.status, headers: response.headers, body, now }))
+              Effect.fail(fromResponse({
+                operation,
+                method: request.method,
+                url: baseUrl + request.url,
+                status: response.status,
+                headers: response.headers,
+                body,
+                now
+              }))
           )
         )
       )
@@ -552,21 +533,42 @@ export const layer = (
 ): Layer.Layer<StudioClient, ValidationError, HttpClient.HttpClient> => Layer.effect(StudioClient, make(options))
 
 /**
- * A layer of the client configured from the environment: `STUDIO_API_KEY` (required, read as `Redacted`)
- * and `STUDIO_BASE_URL` (optional). Options given here apply on top.
+ * Options of `layerConfig`: the key and the base URL as `Config` values, read when the layer is built, and
+ * any other option of the client as is.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface ConfigOptions extends Omit<StudioClientOptions, "apiKey" | "baseUrl"> {
+  /** Where the key is read: `Config.redacted("STUDIO_API_KEY")` by default. */
+  readonly apiKey?: Config.Config<Redacted.Redacted> | undefined
+  /** Where the base URL is read: `Config.string("STUDIO_BASE_URL")` by default; `defaultBaseUrl` if absent. */
+  readonly baseUrl?: Config.Config<string> | undefined
+}
+
+/**
+ * A layer of the client configured with `Config`: the key from `STUDIO_API_KEY` and the base URL from
+ * `STUDIO_BASE_URL` (optional) unless other `Config` values are given. A missing or empty key does not fail
+ * the layer: every call then fails with `AuthError` ("No API key is configured"), as with `layer`. A value
+ * that is present but invalid fails the layer with its `ConfigError`.
  *
  * @since 0.1.0
  * @category layers
  */
 export const layerConfig = (
-  options: Omit<StudioClientOptions, "apiKey" | "baseUrl"> = {}
+  options: ConfigOptions = {}
 ): Layer.Layer<StudioClient, ValidationError | ConfigError.ConfigError, HttpClient.HttpClient> =>
   Layer.effect(
     StudioClient,
     Effect.gen(function*() {
-      const apiKey = yield* Config.redacted("STUDIO_API_KEY")
-      const baseUrl = yield* Config.option(Config.string("STUDIO_BASE_URL"))
-      return yield* make({ ...options, apiKey, baseUrl: Option.getOrUndefined(baseUrl) })
+      const { apiKey: apiKeyConfig, baseUrl: baseUrlConfig, ...rest } = options
+      const apiKey = yield* Config.option(apiKeyConfig ?? Config.redacted("STUDIO_API_KEY"))
+      const baseUrl = yield* Config.option(baseUrlConfig ?? Config.string("STUDIO_BASE_URL"))
+      return yield* make({
+        ...rest,
+        apiKey: Option.getOrUndefined(Option.filter(apiKey, (key) => Redacted.value(key).trim() !== "")),
+        baseUrl: Option.getOrUndefined(Option.filter(baseUrl, (url) => url.trim() !== ""))
+      })
     })
   )
 
