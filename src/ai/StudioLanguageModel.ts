@@ -251,7 +251,7 @@ const checkObject = (completion: ChatCompletion, schema: Schema.Schema.Any) => {
 }
 
 const stopSequences = (stop: ChatRequest["stop"]): ReadonlyArray<string> | undefined =>
-  stop === undefined ? undefined : typeof stop === "string" ? [stop] : stop
+  stop === undefined || stop === null ? undefined : typeof stop === "string" ? [stop] : stop
 
 const annotateRequest = (span: Span, request: ChatRequest): void =>
   Telemetry.addGenAIAnnotations(span, {

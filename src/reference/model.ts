@@ -156,7 +156,10 @@ const bestDocumentSentence = (request: ModelRequest, question: string) => {
   const wanted = wordsOf(question)
   let best: { sentence: string; source: string | undefined; score: number } | undefined
   for (const document of request.documents ?? []) {
-    const source = document.metadata?.find((entry) => /^(url|title|source|author|name)$/iu.test(entry.key))?.value
+    const source = Object.entries(document.metadata ?? {}).find(([key]) =>
+      /^(url|title|source|author|name)$/iu.test(key)
+    )
+      ?.[1]
     for (const sentence of document.content.split(/(?<=[.!?])\s+|\n+/u)) {
       const trimmed = sentence.trim()
       if (trimmed === "") continue
@@ -280,7 +283,7 @@ const builtInText = (request: ModelRequest, context: ModelContext): string => {
   const messages = request.messages
   const last = messages[messages.length - 1]
   const lastUser = lastOf(messages, (m) => m.role === "user")
-  const question = lastUser === undefined ? "" : oneLine(lastUser.content)
+  const question = lastUser === undefined ? "" : oneLine(lastUser.content ?? "")
   const language = context.language ?? (context.purpose === "run" ? detect(question) : undefined) ?? "english"
   const text = phrases[language]
   const parts: Array<string> = []

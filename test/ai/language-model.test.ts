@@ -189,7 +189,8 @@ describe("StudioLanguageModel.generateText", () => {
         StudioLanguageModel.withConfigOverride({ temperature: 1.5, stop: ["\n"] }),
         StudioLanguageModel.withConfigOverride({ model: "fpmodel-large", max_tokens: 10 })
       )
-      const documents = [{ content: "The tides follow the moon.", metadata: [{ key: "title", value: "Tides" }] }]
+      // given as a list in the config, sent as the map the service defines
+      const documents = [{ content: "The tides follow the moon.", metadata: { title: "Tides" } }]
       expect(requests[0]).toEqual({
         model: "fpmodel-mini",
         messages: [{ role: "user", content: "Tell me about the tides" }],
