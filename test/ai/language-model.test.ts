@@ -365,7 +365,6 @@ describe("StudioLanguageModel with a toolkit", () => {
       expect(requests[1]?.messages.slice(1)).toEqual([
         {
           role: "assistant",
-          content: "",
           tool_calls: [{
             id: callId,
             type: "function",
