@@ -250,21 +250,42 @@ export const layer = (
 ): Layer.Layer<StudioClient, ValidationError, HttpClient.HttpClient> => Layer.effect(StudioClient, make(options))
 
 /**
- * A layer of the client configured from the environment: `STUDIO_API_KEY` (required, read as `Redacted`)
- * and `STUDIO_BASE_URL` (optional). Options given here apply on top.
+ * Options of `layerConfig`: the key and the base URL as `Config` values, read when the layer is built, and
+ * any other option of the client as is.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface ConfigOptions extends Omit<StudioClientOptions, "apiKey" | "baseUrl"> {
+  /** Where the key is read: `Config.redacted("STUDIO_API_KEY")` by default. */
+  readonly apiKey?: Config.Config<Redacted.Redacted> | undefined
+  /** Where the base URL is read: `Config.string("STUDIO_BASE_URL")` by default; `defaultBaseUrl` if absent. */
+  readonly baseUrl?: Config.Config<string> | undefined
+}
+
+/**
+ * A layer of the client configured with `Config`: the key from `STUDIO_API_KEY` and the base URL from
+ * `STUDIO_BASE_URL` (optional) unless other `Config` values are given. A missing or empty key does not fail
+ * the layer: every call then fails with `AuthError` ("No API key is configured"), as with `layer`. A value
+ * that is present but invalid fails the layer with its `ConfigError`.
  *
  * @since 0.1.0
  * @category layers
  */
 export const layerConfig = (
-  options: Omit<StudioClientOptions, "apiKey" | "baseUrl"> = {}
+  options: ConfigOptions = {}
 ): Layer.Layer<StudioClient, ValidationError | ConfigError.ConfigError, HttpClient.HttpClient> =>
   Layer.effect(
     StudioClient,
     Effect.gen(function*() {
-      const apiKey = yield* Config.redacted("STUDIO_API_KEY")
-      const baseUrl = yield* Config.option(Config.string("STUDIO_BASE_URL"))
-      return yield* make({ ...options, apiKey, baseUrl: Option.getOrUndefined(baseUrl) })
+      const { apiKey: apiKeyConfig, baseUrl: baseUrlConfig, ...rest } = options
+      const apiKey = yield* Config.option(apiKeyConfig ?? Config.redacted("STUDIO_API_KEY"))
+      const baseUrl = yield* Config.option(baseUrlConfig ?? Config.string("STUDIO_BASE_URL"))
+      return yield* make({
+        ...rest,
+        apiKey: Option.getOrUndefined(Option.filter(apiKey, (key) => Redacted.value(key).trim() !== "")),
+        baseUrl: Option.getOrUndefined(Option.filter(baseUrl, (url) => url.trim() !== ""))
+      })
     })
   )
 

@@ -105,7 +105,15 @@ export const makeService = (config: ClientConfig, transport: HttpClient.HttpClie
         response.status === 200 ? Effect.succeed(response) : Effect.flatMap(
           Effect.zip(readErrorBody(response), Clock.currentTimeMillis),
           ([body, now]) =>
-            Effect.fail(fromResponse({ operation, status: response.status, headers: response.headers, body, now }))
+            Effect.fail(fromResponse({
+              operation,
+              method: request.method,
+              url: baseUrl + request.url,
+              status: response.status,
+              headers: response.headers,
+              body,
+              now
+            }))
         )
       )
     )
