@@ -7,6 +7,7 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
+import * as CodePoints from "./codePoints.js"
 
 /** One entry of a FastAPI 422 body. */
 export interface FastApiIssue {
@@ -56,7 +57,9 @@ export const maxIssues = 100
 const maxMessageLength = 500
 
 const clip = (message: string): string =>
-  message.length <= maxMessageLength ? message : `${message.slice(0, maxMessageLength)}...`
+  CodePoints.length(message, maxMessageLength + 1) <= maxMessageLength
+    ? message
+    : `${CodePoints.take(message, maxMessageLength)}...`
 
 /**
  * Every issue of a parse failure as FastAPI issues under `prefix` (`["body"]`), de-duplicated, at most
