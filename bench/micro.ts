@@ -83,7 +83,8 @@ const fakeClient = StudioClient.StudioClient.of({
   httpClient: undefined as never,
   baseUrl: "http://127.0.0.1",
   json: () => Effect.die("not used"),
-  stream: () => readStream()
+  stream: () => readStream(),
+  events: (_request, parse) => readStream().pipe(decodeEventsWith("POST", "x", parse))
 })
 
 await time("Chat.stream, textDeltas, runForEach", () => {

@@ -9,6 +9,7 @@
  * @since 0.1.0
  */
 import * as Schema from "effect/Schema"
+import { optional } from "./internal/optional.js"
 import { Budget, ResponseLanguage, RunConfigurationFields, RunMessage } from "./MaestroSchema.js"
 
 // ---------------------------------------------------------------------------------------------------------
@@ -70,10 +71,10 @@ export const AssistantResponseLanguage = Schema.Union(ResponseLanguage, Schema.L
  */
 export const AssistantRunRequest = Schema.Struct({
   input: AssistantRunInput,
-  output_type: Schema.optional(OutputType),
-  include: Schema.optional(Schema.Array(AssistantRunInclude)),
+  output_type: optional(OutputType),
+  include: optional(Schema.Array(AssistantRunInclude)),
   ...RunConfigurationFields,
-  response_language: Schema.optional(Schema.NullOr(AssistantResponseLanguage))
+  response_language: optional(AssistantResponseLanguage)
 }).annotations({ identifier: "AssistantRunRequest" })
 
 /**
@@ -131,8 +132,8 @@ export const StarterQuestion = Schema.Struct({
  */
 export const WorkflowConfig = Schema.Struct({
   endpoint_url: Schema.String,
-  headers: Schema.optional(Schema.Record({ key: Schema.String, value: Schema.String })),
-  additional_params: Schema.optional(JsonObject)
+  headers: optional(Schema.Record({ key: Schema.String, value: Schema.String })),
+  additional_params: optional(JsonObject)
 })
 
 /**
@@ -227,12 +228,12 @@ export class DeletedAssistant extends Schema.Class<DeletedAssistant>("DeletedAss
 // ---------------------------------------------------------------------------------------------------------
 
 const AssistantDetailsFields = {
-  description: Schema.optional(Schema.String),
-  avatar: Schema.optional(Schema.String),
+  description: optional(Schema.String),
+  avatar: optional(Schema.String),
   ...RunConfigurationFields,
-  response_language: Schema.optional(Schema.NullOr(AssistantResponseLanguage)),
-  workflow_config: Schema.optional(WorkflowConfig),
-  config_overrides: Schema.optional(JsonObject)
+  response_language: optional(AssistantResponseLanguage),
+  workflow_config: optional(WorkflowConfig),
+  config_overrides: optional(JsonObject)
 }
 
 /**
@@ -244,9 +245,9 @@ const AssistantDetailsFields = {
  */
 export const CreateAssistantRequest = Schema.Struct({
   name: Schema.NonEmptyString.annotations({ message: () => "an assistant needs a name" }),
-  optimization: Schema.optional(Schema.String),
-  assistant_type: Schema.optional(AssistantType),
-  starter_questions: Schema.optional(Schema.Array(StarterQuestion)),
+  optimization: optional(Schema.String),
+  assistant_type: optional(AssistantType),
+  starter_questions: optional(Schema.Array(StarterQuestion)),
   ...AssistantDetailsFields
 }).annotations({ identifier: "CreateAssistantRequest" })
 
@@ -263,10 +264,10 @@ export type CreateAssistantRequest = typeof CreateAssistantRequest.Encoded
  * @category schemas
  */
 export const ModifyAssistantRequest = Schema.Struct({
-  name: Schema.optional(Schema.NonEmptyString.annotations({ message: () => "an assistant's name cannot be empty" })),
-  optimization: Schema.optional(Optimization),
-  is_archived: Schema.optional(Schema.Boolean),
-  visibility: Schema.optional(Visibility),
+  name: optional(Schema.NonEmptyString.annotations({ message: () => "an assistant's name cannot be empty" })),
+  optimization: optional(Optimization),
+  is_archived: optional(Schema.Boolean),
+  visibility: optional(Visibility),
   ...AssistantDetailsFields
 }).annotations({ identifier: "ModifyAssistantRequest" })
 

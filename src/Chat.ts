@@ -15,7 +15,6 @@ import {
   type Usage
 } from "./ChatSchema.js"
 import { parseChunk } from "./internal/chunk.js"
-import { decodeEventsWith } from "./internal/sse.js"
 import { spanOptions } from "./internal/telemetry.js"
 import { validateRequest } from "./internal/validate.js"
 import { StudioClient } from "./StudioClient.js"
@@ -86,15 +85,13 @@ export const stream = (request: ChatRequest): Stream.Stream<Chunk, StudioError, 
     Effect.map(
       Effect.zip(validateRequest("chat", ChatRequest, { ...request, stream: true }), StudioClient),
       ([valid, client]) =>
-        client.stream({ operation: "chat.stream", path, body: valid }).pipe(
-          decodeEventsWith("POST", client.baseUrl + path, parseChunk),
+        client.events({ operation: "chat.stream", path, body: valid }, parseChunk).pipe(
           Stream.withSpan("studio.chat.stream", spanOptions(requestAttributes(valid, true)))
         )
     )
   )
 
 interface ChoiceState {
-  role: string
   content: string | null
   toolCalls: Map<number, { id: string; type: string; name: string; arguments: string }>
   finishReason: string | null
@@ -121,11 +118,10 @@ export const accumulate = <E, R>(self: Stream.Stream<Chunk, E, R>): Effect.Effec
         for (const choice of chunk.choices) {
           let state = choices.get(choice.index)
           if (state === undefined) {
-            state = { role: "assistant", content: null, toolCalls: new Map(), finishReason: null }
+            state = { content: null, toolCalls: new Map(), finishReason: null }
             choices.set(choice.index, state)
           }
           const delta = choice.delta
-          if (delta.role !== undefined) state.role = delta.role
           if (typeof delta.content === "string") state.content = (state.content ?? "") + delta.content
           for (const call of delta.tool_calls ?? []) {
             const current = state.toolCalls.get(call.index)
@@ -150,7 +146,7 @@ export const accumulate = <E, R>(self: Stream.Stream<Chunk, E, R>): Effect.Effec
           choices: [...choices.entries()].sort(([a], [b]) => a - b).map(([index, state]) => ({
             index,
             message: {
-              role: state.role,
+              role: "assistant",
               content: state.content,
               tool_calls: state.toolCalls.size === 0 ? null : [...state.toolCalls.entries()]
                 .sort(([a], [b]) => a - b)

@@ -6,27 +6,32 @@
  */
 import * as Schema from "effect/Schema"
 import { showValue, withWholeChecks } from "./internal/issues.js"
+import { optional } from "./internal/optional.js"
 import type { ChatModel } from "./Models.js"
 
 /** Longest allowed stop sequence: 64K characters. */
 const maxStopLength = 64 * 1024
+
+const isRecord = (value: unknown): value is Readonly<Record<string, unknown>> =>
+  typeof value === "object" && value !== null && !Array.isArray(value)
 
 // ---------------------------------------------------------------------------------------------------------
 // messages
 // ---------------------------------------------------------------------------------------------------------
 
 /**
- * A tool call as sent back in the history (every field optional, as the interface lists them).
+ * A tool call as sent back in the history (every field optional, as the interface lists them). A
+ * `ToolCall` of a completion is one, unchanged.
  *
  * @since 0.1.0
  * @category schemas
  */
 export const ToolCallInput = Schema.Struct({
-  id: Schema.optional(Schema.String),
-  type: Schema.optional(Schema.String),
-  function: Schema.optional(Schema.Struct({
-    name: Schema.optional(Schema.String),
-    arguments: Schema.optional(Schema.String)
+  id: optional(Schema.String),
+  type: optional(Schema.String),
+  function: optional(Schema.Struct({
+    name: optional(Schema.String),
+    arguments: optional(Schema.String)
   }))
 })
 
@@ -49,14 +54,25 @@ export const UserMessage = Schema.Struct({
 })
 
 /**
+ * A message of the model in the history: the `message` of a completion's choice validates unchanged.
+ * `content` may be `null` or left out when the message has `tool_calls`, and `tool_calls: null` means
+ * none (both are sent on as left out); a message with neither content nor tool calls is refused.
+ *
  * @since 0.1.0
  * @category schemas
  */
 export const AssistantMessage = Schema.Struct({
   role: Schema.Literal("assistant"),
-  content: Schema.String,
-  tool_calls: Schema.optional(Schema.Array(ToolCallInput))
-})
+  content: optional(Schema.String),
+  tool_calls: optional(Schema.Array(ToolCallInput))
+}).pipe(
+  Schema.filter((message) =>
+    message.content !== undefined || (message.tool_calls !== undefined && message.tool_calls.length > 0) || {
+      path: ["content"],
+      message: "an assistant message needs content or at least one tool call"
+    }
+  )
+)
 
 /**
  * The output of a tool, answering the assistant's tool call `tool_call_id`.
@@ -97,9 +113,9 @@ export type ChatMessage = typeof ChatMessage.Type
  */
 export const FunctionParameters = Schema.Struct(
   {
-    type: Schema.optional(Schema.Literal("object")),
-    properties: Schema.optional(Schema.Record({ key: Schema.String, value: Schema.Unknown })),
-    required: Schema.optional(Schema.Array(Schema.String))
+    type: optional(Schema.Literal("object")),
+    properties: optional(Schema.Record({ key: Schema.String, value: Schema.Unknown })),
+    required: optional(Schema.Array(Schema.String))
   },
   Schema.Record({ key: Schema.String, value: Schema.Unknown })
 )
@@ -117,7 +133,7 @@ export const ChatTool = Schema.Struct({
     description: Schema.String.annotations({
       message: () => "describe what the function does, returns and its limitations"
     }),
-    parameters: Schema.optional(FunctionParameters)
+    parameters: optional(FunctionParameters)
   })
 })
 
@@ -128,7 +144,7 @@ export const ChatTool = Schema.Struct({
 export type ChatTool = typeof ChatTool.Type
 
 /**
- * A metadata entry of a document, such as `{ key: "author", value: "…" }`.
+ * A metadata entry of a document in the list shape, such as `{ key: "author", value: "…" }`.
  *
  * @since 0.1.0
  * @category schemas
@@ -139,15 +155,69 @@ export const DocumentMetadata = Schema.Struct({
 })
 
 /**
+ * The metadata of a document as the real service defines it and as it is sent: a `{ key: value }` map.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const DocumentMetadataMap = Schema.Record({ key: Schema.String, value: Schema.String }).annotations({
+  title: "a {key: value} map"
+})
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export type DocumentMetadataMap = typeof DocumentMetadataMap.Type
+
+/** The list shape: each key at most once, since the map it becomes holds one value per key. */
+const DocumentMetadataList = withWholeChecks(Schema.Array(DocumentMetadata), (input) => {
+  if (!Array.isArray(input)) return []
+  const issues: Array<Schema.FilterIssue> = []
+  const seen = new Set<string>()
+  input.forEach((entry: unknown, index) => {
+    if (!isRecord(entry) || typeof entry.key !== "string") return
+    if (seen.has(entry.key)) {
+      issues.push({
+        path: [index, "key"],
+        message: `metadata key ${showValue(entry.key)} appears more than once: give each key one value`
+      })
+    }
+    seen.add(entry.key)
+  })
+  return issues
+}, { title: "a list of {key, value} entries" })
+
+/**
+ * A document's metadata, given either as a `[{ key, value }]` list or as a `{ key: value }` map, and
+ * decoded (and sent) as the map. A list that repeats a key is refused.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const DocumentMetadataField = Schema.transform(
+  Schema.Union(DocumentMetadataList, DocumentMetadataMap),
+  Schema.typeSchema(DocumentMetadataMap),
+  {
+    strict: true,
+    decode: (metadata): DocumentMetadataMap =>
+      Array.isArray(metadata)
+        ? Object.fromEntries((metadata as ReadonlyArray<typeof DocumentMetadata.Type>).map((e) => [e.key, e.value]))
+        : metadata as DocumentMetadataMap,
+    encode: (metadata) => metadata
+  }
+)
+
+/**
  * A document the model may draw on.
  *
  * @since 0.1.0
  * @category schemas
  */
 export const Document = Schema.Struct({
-  id: Schema.optional(Schema.String),
+  id: optional(Schema.String),
   content: Schema.String,
-  metadata: Schema.optional(Schema.Array(DocumentMetadata))
+  metadata: optional(DocumentMetadataField)
 })
 
 /**
@@ -193,19 +263,16 @@ export const ChatRequestFields = Schema.Struct({
   messages: Schema.Array(ChatMessage).pipe(
     Schema.filter((messages) => messages.length > 0 || "send at least one message")
   ),
-  tools: Schema.optional(Schema.Array(ChatTool)),
-  documents: Schema.optional(Schema.Array(Document)),
-  response_format: Schema.optional(ResponseFormat),
-  max_tokens: Schema.optional(intInRange(1, 4096, "max_tokens")),
-  temperature: Schema.optional(inRange(0, 2, "temperature")),
-  top_p: Schema.optional(inRange(0, 1, "top_p")),
-  stop: Schema.optional(Schema.Union(StopSequence, Schema.Array(StopSequence))),
-  n: Schema.optional(intInRange(1, 16, "n")),
-  stream: Schema.optional(Schema.Boolean)
+  tools: optional(Schema.Array(ChatTool)),
+  documents: optional(Schema.Array(Document)),
+  response_format: optional(ResponseFormat),
+  max_tokens: optional(intInRange(1, 4096, "max_tokens")),
+  temperature: optional(inRange(0, 2, "temperature")),
+  top_p: optional(inRange(0, 1, "top_p")),
+  stop: optional(Schema.Union(StopSequence, Schema.Array(StopSequence))),
+  n: optional(intInRange(1, 16, "n")),
+  stream: optional(Schema.Boolean)
 })
-
-const isRecord = (value: unknown): value is Readonly<Record<string, unknown>> =>
-  typeof value === "object" && value !== null && !Array.isArray(value)
 
 /**
  * The rules that relate several fields, each reported at the field to change. They read the raw request,
@@ -321,7 +388,7 @@ export type ToolCall = typeof ToolCall.Type
  * @category schemas
  */
 export const CompletionMessage = Schema.Struct({
-  role: Schema.optionalWith(Schema.String, { default: () => "assistant" }),
+  role: Schema.optionalWith(Schema.Literal("assistant"), { default: () => "assistant" as const }),
   content: Schema.optionalWith(Schema.NullOr(Schema.String), { default: () => null }),
   tool_calls: Schema.optionalWith(Schema.NullOr(Schema.Array(ToolCall)), { default: () => null })
 })

@@ -6,6 +6,7 @@
  */
 import * as Schema from "effect/Schema"
 import { showValue, withWholeChecks } from "./internal/issues.js"
+import { optional } from "./internal/optional.js"
 import type { RunModel } from "./Models.js"
 
 /** Most requirements one run may carry. */
@@ -93,7 +94,7 @@ export const Requirement = Schema.Struct({
         `a requirement description is at most ${maxDescriptionWords} words (got ${words})`
     })
   ),
-  is_mandatory: Schema.optional(Schema.Boolean)
+  is_mandatory: optional(Schema.Boolean)
 })
 
 /**
@@ -168,8 +169,8 @@ export const McpTool = Schema.Struct({
   type: Schema.Literal("mcp"),
   server_label: Schema.NonEmptyString.annotations({ message: () => "an mcp tool needs a server_label" }),
   server_url: AbsoluteUrl,
-  headers: Schema.optional(StringMap),
-  allowed_tools: Schema.optional(Schema.Array(Schema.String))
+  headers: optional(StringMap),
+  allowed_tools: optional(Schema.Array(Schema.String))
 })
 
 /**
@@ -181,13 +182,13 @@ export const McpTool = Schema.Struct({
 export const HttpTool = Schema.Struct({
   type: Schema.Literal("http"),
   function: Schema.Struct({
-    name: Schema.optional(Schema.String),
-    description: Schema.optional(Schema.String),
-    parameters: Schema.optional(Schema.Record({ key: Schema.String, value: Schema.Unknown }))
+    name: optional(Schema.String),
+    description: optional(Schema.String),
+    parameters: optional(Schema.Record({ key: Schema.String, value: Schema.Unknown }))
   }),
   endpoint: Schema.Struct({
     url: AbsoluteUrl,
-    headers: Schema.optional(StringMap)
+    headers: optional(StringMap)
   })
 })
 
@@ -199,8 +200,8 @@ export const HttpTool = Schema.Struct({
  */
 export const FileSearchTool = Schema.Struct({
   type: Schema.Literal("file_search"),
-  labels: Schema.optional(Schema.Array(Schema.String)),
-  file_ids: Schema.optional(Schema.Array(Schema.String))
+  labels: optional(Schema.Array(Schema.String)),
+  file_ids: optional(Schema.Array(Schema.String))
 })
 
 /**
@@ -211,7 +212,7 @@ export const FileSearchTool = Schema.Struct({
  */
 export const WebSearchTool = Schema.Struct({
   type: Schema.Literal("web_search"),
-  urls: Schema.optional(Schema.Array(WebSearchUrl))
+  urls: optional(Schema.Array(WebSearchUrl))
 })
 
 /**
@@ -260,12 +261,12 @@ export const RunTools = withWholeChecks(Schema.Array(RunTool), (input) => {
  * @category schemas
  */
 export const ToolResources = Schema.Struct({
-  file_search: Schema.optional(Schema.Struct({
-    labels: Schema.optional(Schema.Array(Schema.String)),
-    file_ids: Schema.optional(Schema.Array(Schema.String))
+  file_search: optional(Schema.Struct({
+    labels: optional(Schema.Array(Schema.String)),
+    file_ids: optional(Schema.Array(Schema.String))
   })),
-  web_search: Schema.optional(Schema.Struct({
-    urls: Schema.optional(Schema.Array(WebSearchUrl))
+  web_search: optional(Schema.Struct({
+    urls: optional(Schema.Array(WebSearchUrl))
   }))
 })
 
@@ -334,12 +335,12 @@ export const RunInclude = Schema.Literal("data_sources", "requirements_result")
  * @category schemas
  */
 export const RunConfigurationFields = {
-  system_prompt: Schema.optional(Schema.String),
-  requirements: Schema.optional(Requirements),
-  tools: Schema.optional(RunTools),
-  models: Schema.optional(RunModels),
-  budget: Schema.optional(Budget),
-  response_language: Schema.optional(Schema.NullOr(ResponseLanguage))
+  system_prompt: optional(Schema.String),
+  requirements: optional(Requirements),
+  tools: optional(RunTools),
+  models: optional(RunModels),
+  budget: optional(Budget),
+  response_language: optional(ResponseLanguage)
 }
 
 /**
@@ -349,10 +350,10 @@ export const RunConfigurationFields = {
  * @category schemas
  */
 export const RunRequest = Schema.Struct({
-  input: Schema.optional(RunInput),
+  input: optional(RunInput),
   ...RunConfigurationFields,
-  include: Schema.optional(Schema.Array(RunInclude)),
-  tool_resources: Schema.optional(ToolResources)
+  include: optional(Schema.Array(RunInclude)),
+  tool_resources: optional(ToolResources)
 }).annotations({ identifier: "RunRequest" })
 
 /**

@@ -25,8 +25,13 @@ import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 import * as Take from "effect/Take"
+import { checkBaseUrl } from "./internal/baseUrl.js"
+import { defaultMaxResponseSize, readBody, readErrorBody } from "./internal/body.js"
+import { withoutRedirects } from "./internal/redirect.js"
 import { fromResponse, requestIdOf } from "./internal/responseError.js"
 import { retrySchedule } from "./internal/retry.js"
+import { scrub, secretsOf } from "./internal/scrub.js"
+import { decodeEventsWith, defaultMaxEventSize, type EventError } from "./internal/sse.js"
 import { version } from "./internal/version.js"
 import {
   AuthError,
@@ -34,8 +39,7 @@ import {
   type StudioError,
   TimeoutError,
   TransportError,
-  ValidationError,
-  ValidationIssue
+  type ValidationError
 } from "./StudioError.js"
 
 /**
@@ -97,6 +101,16 @@ export interface StudioClientOptions extends RequestOptions {
   readonly baseUrl?: string | undefined
   /** Allow `http://` to a host other than loopback, which would send the key in clear text. */
   readonly allowInsecureHttp?: boolean | undefined
+  /**
+   * The largest event a stream may carry, in characters of its decoded text (for ASCII, bytes): 8 MiB when
+   * not given. A larger one fails the stream with `DecodeError` and the connection is released at once.
+   */
+  readonly maxEventSize?: number | undefined
+  /**
+   * The largest non-streamed answer, in bytes: 32 MiB when not given. A larger one fails with `DecodeError`
+   * (not retried) as soon as it is known, without reading on. Error bodies are read only in part (8 KiB).
+   */
+  readonly maxResponseSize?: number | undefined
   /** Middleware for the transport, applied after the base URL, auth and headers. */
   readonly transformClient?: ((client: HttpClient.HttpClient) => HttpClient.HttpClient) | undefined
 }
@@ -146,6 +160,15 @@ export interface Service {
    * ends the stream with an error, and a pause longer than the idle timeout fails it with `TimeoutError`.
    */
   readonly stream: (request: StreamRequest) => Stream.Stream<Uint8Array, StudioError>
+  /**
+   * Sends a request and streams the `data` of each server-sent event of its body, each turned by `parse`
+   * into an output (or the `EventError` that ends the stream), until `[DONE]`. Events are bounded by
+   * `maxEventSize`; the body is released right after `[DONE]`.
+   */
+  readonly events: <A>(
+    request: StreamRequest,
+    parse: (data: string) => A | EventError<StudioError>
+  ) => Stream.Stream<A, StudioError>
 }
 
 /**
@@ -208,33 +231,6 @@ const mergeRequestOptions = (base: RequestOptions, override: RequestOptions): Re
   ...override,
   headers: { ...base.headers, ...override.headers }
 })
-
-const isLoopback = (hostname: string): boolean =>
-  hostname === "localhost" || hostname === "[::1]" || hostname === "::1" || /^127(?:\.\d{1,3}){3}$/.test(hostname)
-
-const checkBaseUrl = (baseUrl: string, allowInsecureHttp: boolean): Effect.Effect<string, ValidationError> => {
-  const invalid = (message: string) =>
-    Effect.fail(
-      new ValidationError({
-        operation: "client",
-        source: "client",
-        issues: [new ValidationIssue({ path: "baseUrl", message })]
-      })
-    )
-  let url: URL
-  try {
-    url = new URL(baseUrl)
-  } catch {
-    return invalid(`"${baseUrl}" is not an absolute URL`)
-  }
-  if (url.protocol !== "https:" && url.protocol !== "http:") return invalid("use an https:// (or loopback http://) URL")
-  if (url.protocol === "http:" && !isLoopback(url.hostname) && !allowInsecureHttp) {
-    return invalid(
-      `http:// to ${url.hostname} would send the API key in clear text: use https://, or set allowInsecureHttp`
-    )
-  }
-  return Effect.succeed(baseUrl.replace(/\/+$/, ""))
-}
 
 /** The innermost cause's code and message (`ECONNREFUSED`, "other side closed"), which say what failed. */
 const rootCause = (cause: unknown): string | undefined => {
@@ -346,7 +342,8 @@ export const make = (
 ): Effect.Effect<Service, ValidationError, HttpClient.HttpClient> =>
   Effect.gen(function*() {
     const baseUrl = yield* checkBaseUrl(options.baseUrl ?? defaultBaseUrl, options.allowInsecureHttp === true)
-    const transport = yield* HttpClient.HttpClient
+    const transport = withoutRedirects(yield* HttpClient.HttpClient)
+    const maxResponseSize = options.maxResponseSize ?? defaultMaxResponseSize
     const apiKey = options.apiKey
     // the headers every request gets unless it sets its own, in the order they override each other
     const defaultHeaders: Record<string, string> = {
@@ -388,12 +385,17 @@ export const make = (
         Effect.mapError(transportError),
         Effect.flatMap((response) =>
           response.status === 200 ? Effect.succeed(response) : Effect.flatMap(
-            Effect.zip(
-              response.text.pipe(Effect.orElseSucceed(() => "")),
-              Clock.currentTimeMillis
-            ),
+            Effect.zip(readErrorBody(response), Clock.currentTimeMillis),
             ([body, now]) =>
-              Effect.fail(fromResponse({ operation, status: response.status, headers: response.headers, body, now }))
+              Effect.fail(fromResponse({
+                operation,
+                method: request.method,
+                url: baseUrl + request.url,
+                status: response.status,
+                headers: response.headers,
+                body,
+                now
+              }))
           )
         )
       )
@@ -429,7 +431,11 @@ export const make = (
       schema: Schema.Schema<A, I>
     ) =>
       Effect.flatMap(
-        Effect.mapError(response.text, transportError),
+        Effect.catchTag(
+          readBody(response, maxResponseSize, operation),
+          "ResponseError",
+          (error) => Effect.fail(transportError(error))
+        ),
         (text) => {
           const decodeError = (reason: string) => {
             // read only on failure: converting the response headers costs on every request
@@ -465,10 +471,17 @@ export const make = (
           Effect.flatMap(send(request.operation, httpRequest), (response) =>
             decodeBody(request.operation, response, request.response))
         )
-        return withRetries(request.operation, settings.maxRetries, attempt)
+        return Effect.mapError(
+          withRetries(request.operation, settings.maxRetries, attempt),
+          (error) =>
+            scrub(error, secretsOf(apiKey, request.body))
+        )
       })
 
     const stream = (request: StreamRequest): Stream.Stream<Uint8Array, StudioError> =>
+      Stream.mapError(streamBytes(request), (error) => scrub(error, secretsOf(apiKey, request.body)))
+
+    const streamBytes = (request: StreamRequest): Stream.Stream<Uint8Array, StudioError> =>
       Stream.unwrapScoped(Effect.gen(function*() {
         if (apiKey === undefined) {
           return yield* missingKey
@@ -496,7 +509,17 @@ export const make = (
         )
       }))
 
-    return StudioClient.of({ httpClient, baseUrl, json, stream })
+    const maxEventSize = options.maxEventSize ?? defaultMaxEventSize
+    const events = <A>(
+      request: StreamRequest,
+      parse: (data: string) => A | EventError<StudioError>
+    ): Stream.Stream<A, StudioError> =>
+      streamBytes(request).pipe(
+        decodeEventsWith("POST", baseUrl + request.path, parse, { operation: request.operation, maxEventSize }),
+        Stream.mapError((error) => scrub(error, secretsOf(apiKey, request.body)))
+      )
+
+    return StudioClient.of({ httpClient, baseUrl, json, stream, events })
   })
 
 /**
@@ -510,21 +533,42 @@ export const layer = (
 ): Layer.Layer<StudioClient, ValidationError, HttpClient.HttpClient> => Layer.effect(StudioClient, make(options))
 
 /**
- * A layer of the client configured from the environment: `STUDIO_API_KEY` (required, read as `Redacted`)
- * and `STUDIO_BASE_URL` (optional). Options given here apply on top.
+ * Options of `layerConfig`: the key and the base URL as `Config` values, read when the layer is built, and
+ * any other option of the client as is.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface ConfigOptions extends Omit<StudioClientOptions, "apiKey" | "baseUrl"> {
+  /** Where the key is read: `Config.redacted("STUDIO_API_KEY")` by default. */
+  readonly apiKey?: Config.Config<Redacted.Redacted> | undefined
+  /** Where the base URL is read: `Config.string("STUDIO_BASE_URL")` by default; `defaultBaseUrl` if absent. */
+  readonly baseUrl?: Config.Config<string> | undefined
+}
+
+/**
+ * A layer of the client configured with `Config`: the key from `STUDIO_API_KEY` and the base URL from
+ * `STUDIO_BASE_URL` (optional) unless other `Config` values are given. A missing or empty key does not fail
+ * the layer: every call then fails with `AuthError` ("No API key is configured"), as with `layer`. A value
+ * that is present but invalid fails the layer with its `ConfigError`.
  *
  * @since 0.1.0
  * @category layers
  */
 export const layerConfig = (
-  options: Omit<StudioClientOptions, "apiKey" | "baseUrl"> = {}
+  options: ConfigOptions = {}
 ): Layer.Layer<StudioClient, ValidationError | ConfigError.ConfigError, HttpClient.HttpClient> =>
   Layer.effect(
     StudioClient,
     Effect.gen(function*() {
-      const apiKey = yield* Config.redacted("STUDIO_API_KEY")
-      const baseUrl = yield* Config.option(Config.string("STUDIO_BASE_URL"))
-      return yield* make({ ...options, apiKey, baseUrl: Option.getOrUndefined(baseUrl) })
+      const { apiKey: apiKeyConfig, baseUrl: baseUrlConfig, ...rest } = options
+      const apiKey = yield* Config.option(apiKeyConfig ?? Config.redacted("STUDIO_API_KEY"))
+      const baseUrl = yield* Config.option(baseUrlConfig ?? Config.string("STUDIO_BASE_URL"))
+      return yield* make({
+        ...rest,
+        apiKey: Option.getOrUndefined(Option.filter(apiKey, (key) => Redacted.value(key).trim() !== "")),
+        baseUrl: Option.getOrUndefined(Option.filter(baseUrl, (url) => url.trim() !== ""))
+      })
     })
   )
 

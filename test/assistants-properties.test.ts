@@ -12,6 +12,7 @@ import * as Redacted from "effect/Redacted"
 import * as fc from "fast-check"
 import type { AssistantRunRequest } from "../src/AssistantSchema.js"
 import { Assistants, StudioClient } from "../src/index.js"
+import { wireForm } from "./validation/support.js"
 
 const runs = { fastCheck: { numRuns: 150 } }
 
@@ -94,7 +95,6 @@ const badOutputType = fc.oneof(
   fc.string().filter((text) => text !== "json"),
   fc.integer(),
   fc.boolean(),
-  fc.constant(null),
   fc.array(fc.integer())
 )
 
@@ -140,7 +140,7 @@ describe("assistant run rules", () => {
         assert.strictEqual(client.sent.length, 1)
         assert.strictEqual(client.sent[0]!.url, "/studio/v1/assistants/asst_1/run")
         // fields left out are not sent, so the stored assistant's values apply to them
-        assert.deepStrictEqual(client.sent[0]!.body, JSON.parse(JSON.stringify(request)))
+        assert.deepStrictEqual(client.sent[0]!.body, wireForm(request))
       }),
     runs
   )

@@ -143,7 +143,7 @@ describe("Maestro.create", () => {
       )
     }))
 
-  it.scoped("sends a string input and the legacy tool_resources body", () =>
+  it.scoped("sends a string input and the legacy tool_resources body; an explicit null is left out", () =>
     Effect.gen(function*() {
       const server = yield* testServer(() => ({ json: runJson("in_progress") }))
       yield* Maestro.create({
@@ -156,7 +156,7 @@ describe("Maestro.create", () => {
       }).pipe(Effect.provide(clientOf(server.url)))
       assert.strictEqual(
         server.requests[0]!.body,
-        "{\"input\":\"Summarise the files\",\"response_language\":null,"
+        "{\"input\":\"Summarise the files\","
           + "\"tool_resources\":{\"file_search\":{\"labels\":[\"q3\"],\"file_ids\":[\"a\",\"b\"]},"
           + "\"web_search\":{\"urls\":[\"example.com\"]}}}"
       )

@@ -1,11 +1,12 @@
 import { FetchHttpClient } from "@effect/platform"
+import { NodeHttpClient } from "@effect/platform-node"
 import { describe, expect, it } from "@effect/vitest"
 import { Cause, Effect, Exit, Fiber, Layer, Redacted, Stream } from "effect"
 import { Chat, Maestro, StudioClient } from "../src/index.js"
 import { canaries, canaryHttp, canaryKey, canaryMcp, runRequest } from "./support/canaries.js"
 import { advanceUntil, waitUntil } from "./support/clock.js"
 import { findSpan, logAtEveryLevel, makeRecording } from "./support/observe.js"
-import { type ScriptedResponse, testServer } from "./support/testServer.js"
+import { type RecordedRequest, type ScriptedResponse, testServer } from "./support/testServer.js"
 
 const completion = {
   id: "chat-1",
@@ -26,6 +27,26 @@ const scenarios: ReadonlyArray<readonly [string, ScriptedResponse]> = [
   ["wrong shape", { json: { id: 3 } }],
   ["dropped", { drop: true }],
   ["cut stream", { chunks: ["data: {\"id\":\"x\",\"choices\":[]}\n\n"] }]
+]
+
+/** Everything the request carried (key and body), echoed back in every place an error copies. */
+const echo = (request: RecordedRequest) => `${request.headers["authorization"]} ${request.body}`
+const echoed = (status: number) => (request: RecordedRequest): ScriptedResponse => ({
+  status,
+  headers: { "x-request-id": `req ${request.headers["authorization"]}`, "retry-after": "1" },
+  json: { detail: `Invalid: ${echo(request)}`, echo: echo(request) }
+})
+
+/** A server echoing the key and the tool credentials in every kind of answer that becomes an error. */
+const echoScenarios: ReadonlyArray<readonly [string, (request: RecordedRequest) => ScriptedResponse]> = [
+  ...[400, 401, 403, 404, 409, 422, 429, 500, 503].map((status) => [`${status}`, echoed(status)] as const),
+  ["422 FastAPI issues", (request) => ({
+    status: 422,
+    json: { detail: [{ loc: ["body", echo(request)], msg: echo(request), type: "x" }] }
+  })],
+  ["not JSON", (request) => ({ headers: { "request-id": echo(request) }, body: `oops ${echo(request)}` })],
+  ["wrong shape", (request) => ({ json: { id: 3, echo: echo(request) } })],
+  ["bad event", (request) => ({ chunks: [`data: {"id": 3, "echo": ${JSON.stringify(echo(request))}}\n\n`] })]
 ]
 
 const showError = (error: unknown): string =>
@@ -86,6 +107,61 @@ describe("secrets never leave the SDK", () => {
       for (const canary of canaries) expect(everything).not.toContain(canary)
     }).pipe(Effect.provide(observe))
   })
+
+  it.effect("a server that echoes the key and the tool credentials: scrubbed from every error kind", () =>
+    Effect.gen(function*() {
+      const seen: Array<string> = []
+      const tags = new Set<string>()
+      for (const transport of [FetchHttpClient.layer, NodeHttpClient.layerUndici]) {
+        for (const [name, answer] of echoScenarios) {
+          yield* Effect.scoped(Effect.gen(function*() {
+            const server = yield* testServer(answer)
+            const client = StudioClient.layer({ apiKey: Redacted.make(canaryKey), baseUrl: server.url }).pipe(
+              Layer.provide(transport)
+            )
+            const calls = [
+              Chat.create({ model: "fpmodel-mini", messages: [{ role: "user", content: "Hi" }] }),
+              Chat.stream({ model: "fpmodel-mini", messages: [{ role: "user", content: "Hi" }] }).pipe(
+                Stream.runDrain
+              ),
+              Maestro.create(runRequest)
+            ]
+            for (const call of calls) {
+              const fiber = yield* call.pipe(
+                StudioClient.withRequestOptions({ maxRetries: 0 }),
+                Effect.provide(client),
+                Effect.exit,
+                Effect.fork
+              )
+              yield* advanceUntil(() => fiber.unsafePoll() !== null, "500 millis")
+              const exit = yield* Fiber.join(fiber)
+              expect(Exit.isFailure(exit), name).toBe(true)
+              if (Exit.isFailure(exit)) {
+                for (const error of Cause.failures(exit.cause)) {
+                  tags.add(error._tag)
+                  seen.push(showError(error))
+                }
+                seen.push(Cause.pretty(exit.cause))
+              }
+            }
+            // the server did echo the secrets: what it answered holds them
+            expect(server.requests.some((request) => request.body.includes(canaryMcp)), name).toBe(true)
+          }))
+        }
+      }
+      expect([...tags].sort()).toEqual([
+        "ApiError",
+        "AuthError",
+        "DecodeError",
+        "NotFound",
+        "RateLimit",
+        "TransportError",
+        "ValidationError"
+      ])
+      const everything = seen.join("\n")
+      expect(everything).toContain("<redacted>")
+      for (const canary of canaries) expect(everything).not.toContain(canary)
+    }))
 
   it.effect("span attributes follow the GenAI conventions, with usage from the response", () =>
     Effect.gen(function*() {

@@ -14,6 +14,30 @@ export interface Issue {
   readonly message: string
 }
 
+/**
+ * What kind of problem an issue is, in pydantic's words: a required field is `missing`, a value of the
+ * wrong kind is `string_type`, `list_type`, ..., a value outside the allowed ones `literal_error`, and a
+ * broken rule `value_error`.
+ */
+export type IssueType =
+  | "missing"
+  | "extra_forbidden"
+  | "string_type"
+  | "float_type"
+  | "bool_type"
+  | "list_type"
+  | "dict_type"
+  | "literal_error"
+  | "union_type"
+  | "value_error"
+
+/** One problem with its path as segments (`["messages", 2, "tool_call_id"]`) and its kind. */
+export interface LocatedIssue {
+  readonly loc: ReadonlyArray<string | number>
+  readonly message: string
+  readonly type: IssueType
+}
+
 /** Renders `["messages", 2, "tool_call_id"]` as `messages[2].tool_call_id`; the root is `(root)`. */
 export const formatPath = (path: ReadonlyArray<PropertyKey>): string => {
   let out = ""
@@ -27,24 +51,27 @@ export const formatPath = (path: ReadonlyArray<PropertyKey>): string => {
 /** Longest rendering of a caller's value inside a message: a 64K stop sequence must not fill the log. */
 const maxShownLength = 60
 
+/** Arrays and objects are named, never echoed: a 10,000-item array must not come back in the answer. */
 const render = (value: unknown): string => {
   if (typeof value === "string") return JSON.stringify(value)
   if (typeof value === "function") return "a function"
-  if (typeof value !== "object" || value === null) return String(value)
-  try {
-    return JSON.stringify(value) ?? String(value)
-  } catch {
-    return Object.prototype.toString.call(value)
-  }
+  if (Array.isArray(value)) return value.length === 0 ? "an empty array" : `an array of ${value.length} items`
+  if (typeof value === "object" && value !== null) return "an object"
+  return String(value)
 }
 
-/** A value as a message shows it: JSON-like, cut short when long. */
+/** A value as a message shows it: a scalar as JSON, cut short when long; an array or object by its kind. */
 export const showValue = (value: unknown): string => {
   const text = render(value)
   return text.length <= maxShownLength ? text : `${text.slice(0, maxShownLength - 1)}…`
 }
 
-const isUndefinedMember = (ast: AST.AST): boolean => ast._tag === "UndefinedKeyword"
+/**
+ * The members of an optional field's union that are never what the caller meant: `undefined`, and the
+ * `null` that an optional field takes as absent.
+ */
+const isAbsentMember = (ast: AST.AST): boolean =>
+  ast._tag === "UndefinedKeyword" || (ast._tag === "Literal" && ast.literal === null)
 
 /** What a schema expects, in words: `a string`, `one of "low", "medium", "high"`, `an object`. */
 const describe = (ast: AST.AST): string => {
@@ -72,7 +99,7 @@ const describe = (ast: AST.AST): string => {
     case "Transformation":
       return describe(ast.from)
     case "Union": {
-      const members = ast.types.filter((member) => !isUndefinedMember(member))
+      const members = ast.types.filter((member) => !isAbsentMember(member))
       if (members.length === 1) return describe(members[0]!)
       const words = Array.from(new Set(members.map(describe)))
       return members.every((member) => member._tag === "Literal")
@@ -81,6 +108,36 @@ const describe = (ast: AST.AST): string => {
     }
     default:
       return String(ast)
+  }
+}
+
+/** The kind of a "not of that kind" failure against `ast`. */
+const typeOf = (ast: AST.AST): IssueType => {
+  switch (ast._tag) {
+    case "StringKeyword":
+      return "string_type"
+    case "NumberKeyword":
+      return "float_type"
+    case "BooleanKeyword":
+      return "bool_type"
+    case "Literal":
+      return "literal_error"
+    case "TupleType":
+      return "list_type"
+    case "TypeLiteral":
+      return "dict_type"
+    case "Declaration":
+      return ast.typeParameters.length === 1 ? typeOf(ast.typeParameters[0]!) : "value_error"
+    case "Refinement":
+    case "Transformation":
+      return typeOf(ast.from)
+    case "Union": {
+      const members = ast.types.filter((member) => !isAbsentMember(member))
+      if (members.length === 1) return typeOf(members[0]!)
+      return members.every((member) => member._tag === "Literal") ? "literal_error" : "union_type"
+    }
+    default:
+      return "value_error"
   }
 }
 
@@ -116,26 +173,32 @@ const isShallow = (issue: ParseResult.ParseIssue): boolean => {
 const toArray = <A>(value: A | ReadonlyArray<A>): ReadonlyArray<A> =>
   Array.isArray(value) ? value as ReadonlyArray<A> : [value as A]
 
-const leaves = (issue: ParseResult.ParseIssue, path: ReadonlyArray<PropertyKey>, out: Array<Issue>): void => {
-  const add = (message: string): void => {
-    out.push({ path: formatPath(path), message })
+const leaves = (
+  issue: ParseResult.ParseIssue,
+  path: ReadonlyArray<string | number>,
+  out: Array<LocatedIssue>
+): void => {
+  const add = (message: string, type: IssueType): void => {
+    out.push({ loc: path, message, type })
   }
   switch (issue._tag) {
-    case "Type":
-      return add(
-        issue.message ?? annotatedMessage(issue) ?? `expected ${describe(issue.ast)}, got ${showValue(issue.actual)}`
-      )
+    case "Type": {
+      const message = issue.message ?? annotatedMessage(issue)
+      return message === undefined
+        ? add(`expected ${describe(issue.ast)}, got ${showValue(issue.actual)}`, typeOf(issue.ast))
+        : add(message, "value_error")
+    }
     case "Missing":
-      return add(issue.message ?? "is missing: this field is required")
+      return add(issue.message ?? "is missing: this field is required", "missing")
     case "Unexpected":
-      return add(issue.message ?? "is not a known field")
+      return add(issue.message ?? "is not a known field", "extra_forbidden")
     case "Forbidden":
-      return add(issue.message ?? "cannot be checked synchronously")
+      return add(issue.message ?? "cannot be checked synchronously", "value_error")
     case "Pointer":
-      return leaves(issue.issue, [...path, ...toArray(issue.path)], out)
+      return leaves(issue.issue, [...path, ...toArray(issue.path).map(segment)], out)
     case "Refinement": {
       const message = issue.kind === "Predicate" ? annotatedMessage(issue) : undefined
-      return message === undefined ? leaves(issue.issue, path, out) : add(message)
+      return message === undefined ? leaves(issue.issue, path, out) : add(message, "value_error")
     }
     case "Transformation":
       return leaves(issue.issue, path, out)
@@ -146,31 +209,41 @@ const leaves = (issue: ParseResult.ParseIssue, path: ReadonlyArray<PropertyKey>,
         return
       }
       // A union reports one failure per member; keep those where the value had the member's shape, or else
-      // say once what was expected (an optional field's `undefined` member is never what the caller meant).
-      const meant = members.filter((member) => !(member._tag === "Type" && isUndefinedMember(member.ast)))
+      // say once what was expected (an optional field's `undefined` or `null` member is never what the
+      // caller meant).
+      const meant = members.filter((member) => !(member._tag === "Type" && isAbsentMember(member.ast)))
       const deep = meant.filter((member) => !isShallow(member))
       if (deep.length > 0) {
         for (const member of deep) leaves(member, path, out)
       } else if (meant.length === 1) {
         leaves(meant[0]!, path, out)
       } else {
-        add(`expected ${describe(issue.ast)}, got ${showValue(issue.actual)}`)
+        add(`expected ${describe(issue.ast)}, got ${showValue(issue.actual)}`, typeOf(issue.ast))
       }
       return
     }
   }
 }
 
+const segment = (key: PropertyKey): string | number => typeof key === "number" ? key : String(key)
+
 /** Every issue of a parse failure, each with its path and a message a person can act on, de-duplicated. */
 export const fromParseError = (error: ParseResult.ParseError): ReadonlyArray<Issue> => fromParseIssue(error.issue)
 
 /** Every issue of a parse issue tree (see `fromParseError`). */
-export const fromParseIssue = (issue: ParseResult.ParseIssue): ReadonlyArray<Issue> => {
-  const found: Array<Issue> = []
+export const fromParseIssue = (issue: ParseResult.ParseIssue): ReadonlyArray<Issue> =>
+  locatedIssues(issue).map(({ loc, message }) => ({ path: formatPath(loc), message }))
+
+/**
+ * Every issue of a parse issue tree with its path as segments and its kind, one per problem: the same
+ * path and message are reported once.
+ */
+export const locatedIssues = (issue: ParseResult.ParseIssue): ReadonlyArray<LocatedIssue> => {
+  const found: Array<LocatedIssue> = []
   leaves(issue, [], found)
   const seen = new Set<string>()
   return found.filter((item) => {
-    const key = `${item.path}\u0000${item.message}`
+    const key = `${JSON.stringify(item.loc)}\u0000${item.message}`
     if (seen.has(key)) return false
     seen.add(key)
     return true

@@ -11,6 +11,7 @@ import {
   ValidationIssue
 } from "../StudioError.js"
 import { formatPath } from "./issues.js"
+import { isRedirect, redirectDetail } from "./redirect.js"
 import { parseRetryAfter } from "./retry.js"
 
 /** The request id the service sent, under either of its usual names. */
@@ -45,6 +46,9 @@ const fastApiIssues = (detail: unknown): Array<ValidationIssue> | undefined => {
 /** The error for a non-200 answer, from its status, headers and body text. */
 export const fromResponse = (input: {
   readonly operation: string
+  /** The request's method and full address, named by a 404. */
+  readonly method?: string | undefined
+  readonly url?: string | undefined
   readonly status: number
   readonly headers: Readonly<Record<string, string | undefined>>
   readonly body: string
@@ -68,7 +72,12 @@ export const fromResponse = (input: {
     case 403:
       return new AuthError({ status, detail: detailText(detail, "Forbidden."), ...optionalId })
     case 404:
-      return new NotFound({ detail: detailText(detail, "Not found."), ...optionalId })
+      return new NotFound({
+        detail: detailText(detail, "Not Found"),
+        ...optionalId,
+        ...(input.method === undefined ? {} : { method: input.method }),
+        ...(input.url === undefined ? {} : { url: input.url })
+      })
     case 429: {
       const retryAfter = parseRetryAfter(headers, input.now)
       return new RateLimit({
@@ -78,6 +87,14 @@ export const fromResponse = (input: {
       })
     }
     default:
+      if (isRedirect(status)) {
+        return new ApiError({
+          status,
+          detail: redirectDetail(status, headers["location"]),
+          body: body.slice(0, 4096),
+          ...optionalId
+        })
+      }
       return new ApiError({
         status,
         body: body.slice(0, 4096),

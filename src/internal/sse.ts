@@ -3,10 +3,13 @@
  * reads: UTF-8 is decoded across read boundaries, lines may end in LF, CRLF or CR, `data:` may lack its
  * space, comments and other fields (`event:`, `id:`, `retry:`) are skipped, and `data: [DONE]` ends it.
  */
-import * as Channel from "effect/Channel"
 import * as Chunk from "effect/Chunk"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
-import { TransportError } from "../StudioError.js"
+import { DecodeError, TransportError } from "../StudioError.js"
+import { formatSize } from "./body.js"
 
 /** The payload that ends a stream. */
 export const doneMarker = "[DONE]"
@@ -14,72 +17,111 @@ export const doneMarker = "[DONE]"
 /**
  * An incremental SSE parser. `push` takes the next bytes and returns the `data` of every event they
  * complete; `end` flushes the last event of a body that did not end in a blank line.
+ *
+ * Linear in the body's size: a line that spans reads is kept as its pieces and joined once, when its line
+ * break arrives. An event (its data lines, and the line being read) longer than `maxEventSize` characters
+ * sets `tooLarge` and the parser stops: nothing more is kept.
  */
 export class SseParser {
   private readonly decoder = new TextDecoder("utf-8")
-  /** Text received but not yet ended by a line break (it holds no line break). */
-  private pending = ""
+  /** The pieces of the line received so far but not yet ended by a line break (none holds a line break). */
+  private pending: Array<string> = []
+  private pendingLength = 0
   /** Whether the previous read ended in CR, so a leading LF of the next one belongs to it. */
   private skipLeadingLf = false
   /** Data lines of the event being read: how many, the first, and all of them once there are several. */
   private dataLines = 0
   private firstData = ""
   private moreData: Array<string> = []
+  /** Characters of the data lines of the event being read (with the line feeds that will join them). */
+  private dataLength = 0
+  /** Set when an event grew past `maxEventSize`; the parser then ignores everything. */
+  tooLarge = false
+
+  constructor(readonly maxEventSize: number = Number.POSITIVE_INFINITY) {}
 
   push(bytes: Uint8Array): Array<string> {
+    if (this.tooLarge) return []
     return this.feed(this.decoder.decode(bytes, { stream: true }))
   }
 
   end(): Array<string> {
+    if (this.tooLarge) return []
     const events = this.feed(this.decoder.decode())
-    if (this.pending !== "") {
-      this.line(this.pending, 0, this.pending.length, events)
-      this.pending = ""
+    if (this.pendingLength > 0 && !this.tooLarge) {
+      const line = this.takePending("")
+      this.line(line, 0, line.length, events)
     }
-    this.dispatch(events)
+    if (!this.tooLarge) this.dispatch(events)
     return events
+  }
+
+  private takePending(last: string): string {
+    this.pending.push(last)
+    const line = this.pending.length === 2 ? this.pending[0]! + last : this.pending.join("")
+    this.pending = []
+    this.pendingLength = 0
+    return line
   }
 
   private feed(text: string): Array<string> {
     const events: Array<string> = []
-    if (text === "") return events
-    const pendingLength = this.pending.length
-    const buffer = pendingLength === 0 ? text : this.pending + text
-    const length = buffer.length
+    const length = text.length
+    if (length === 0) return events
     let start = 0
     if (this.skipLeadingLf) {
       this.skipLeadingLf = false
-      if (buffer.charCodeAt(0) === 10) start = 1
+      if (text.charCodeAt(0) === 10) start = 1
     }
-    // `pending` holds no line break, so the search for the next one starts after it
-    let searchFrom = Math.max(start, pendingLength)
     const lfOnly = text.indexOf("\r") === -1
-    while (searchFrom < length) {
+    while (start < length) {
       let end: number
       if (lfOnly) {
-        end = buffer.indexOf("\n", searchFrom)
-        if (end === -1) break
+        end = text.indexOf("\n", start)
+        if (end === -1) end = length
       } else {
-        end = searchFrom
+        end = start
         while (end < length) {
-          const code = buffer.charCodeAt(end)
+          const code = text.charCodeAt(end)
           if (code === 10 || code === 13) break
           end++
         }
-        if (end === length) break
       }
-      this.line(buffer, start, end, events)
-      if (buffer.charCodeAt(end) === 13) {
+      if (end === length) {
+        // no line break: keep the rest as a piece of the pending line
+        this.pendingLength += length - start
+        if (this.pendingLength + this.dataLength > this.maxEventSize) {
+          this.overflow()
+          return events
+        }
+        this.pending.push(start === 0 ? text : text.slice(start))
+        return events
+      }
+      if (this.pendingLength > 0) {
+        const line = this.takePending(text.slice(start, end))
+        this.line(line, 0, line.length, events)
+      } else {
+        this.line(text, start, end, events)
+      }
+      if (this.tooLarge) return events
+      if (text.charCodeAt(end) === 13) {
         if (end + 1 < length) {
-          if (buffer.charCodeAt(end + 1) === 10) end++
+          if (text.charCodeAt(end + 1) === 10) end++
         } else {
           this.skipLeadingLf = true
         }
       }
-      start = searchFrom = end + 1
+      start = end + 1
     }
-    this.pending = start === 0 ? buffer : start >= length ? "" : buffer.slice(start)
     return events
+  }
+
+  private overflow(): void {
+    this.tooLarge = true
+    this.pending = []
+    this.pendingLength = 0
+    this.firstData = ""
+    this.moreData = []
   }
 
   /** The line `text[start, end)`. */
@@ -96,14 +138,20 @@ export class SseParser {
     ) {
       // "data:" and its value, without the one space that may follow the colon
       const value = start + 5 < end && text.charCodeAt(start + 5) === 32 ? start + 6 : start + 5
-      this.data(text.slice(value, end))
+      this.data(text, value, end)
     } else if (end - start === 4 && text.startsWith("data", start)) {
-      this.data("")
+      this.data(text, end, end)
     }
     // any other field (`event:`, `id:`, `retry:`, unknown ones) is skipped
   }
 
-  private data(value: string): void {
+  private data(text: string, start: number, end: number): void {
+    this.dataLength += end - start + (this.dataLines === 0 ? 0 : 1)
+    if (this.dataLength > this.maxEventSize) {
+      this.overflow()
+      return
+    }
+    const value = text.slice(start, end)
     if (this.dataLines === 0) this.firstData = value
     else if (this.dataLines === 1) this.moreData = [this.firstData, value]
     else this.moreData.push(value)
@@ -114,26 +162,59 @@ export class SseParser {
     if (this.dataLines === 0) return
     events.push(this.dataLines === 1 ? this.firstData : this.moreData.join("\n"))
     this.dataLines = 0
+    this.dataLength = 0
     this.firstData = ""
     this.moreData = []
   }
 }
 
 /**
+ * The largest event a stream may carry when no `maxEventSize` is given: 8 MiB, counted in characters of
+ * its decoded text (for ASCII, bytes).
+ */
+export const defaultMaxEventSize = 8 * 1024 * 1024
+
+/** At most this many bytes are read after `[DONE]` (for the body's end, so the connection can be reused). */
+export const afterDoneBytes = 4096
+
+/** ... and for at most this long; then the body is released, whatever the server does. */
+export const afterDoneWindow: Duration.Duration = Duration.millis(100)
+
+/** Where a stream's events come from and what bounds them. */
+export interface DecodeOptions {
+  /** The operation's name, for the error of an event that is too large. */
+  readonly operation?: string | undefined
+  /** The largest event (its data lines and the line being read), in characters; 8 MiB when not given. */
+  readonly maxEventSize?: number | undefined
+}
+
+/**
  * The `data` of each event of a body, up to `[DONE]`, each turned by `parse` into an output or an error. A
  * body that ends before `[DONE]` fails with `TransportError`: a stream cut short is never taken for a
- * complete answer. One read is parsed in one step, and its outputs go downstream as one chunk; outputs
- * before a failed event are still delivered, then the stream fails. Events after `[DONE]` are ignored.
+ * complete answer; an event larger than `maxEventSize` fails with `DecodeError` and the body is released
+ * at once. One read is parsed in one step, and its outputs go downstream as one chunk; outputs before a
+ * failed event are still delivered, then the stream fails.
+ *
+ * At `[DONE]` the stream ends: at most `afterDoneBytes` more are read, for at most `afterDoneWindow`, so
+ * that the body's end can arrive and the connection be reused; then the body is released, whether the
+ * server ended it, holds it open, or keeps sending.
  */
 export const decodeEventsWith = <A, E2>(
   method: string,
   url: string,
   /** The output of one event's `data`, or an `EventError` with the error that ends the stream. */
-  parse: (data: string) => A | EventError<E2>
+  parse: (data: string) => A | EventError<E2>,
+  options: DecodeOptions = {}
 ) =>
-<E, R>(bytes: Stream.Stream<Uint8Array, E, R>): Stream.Stream<A, E | E2 | TransportError, R> =>
-  Stream.suspend(() => {
-    const parser = new SseParser()
+<E, R>(bytes: Stream.Stream<Uint8Array, E, R>): Stream.Stream<A, E | E2 | TransportError | DecodeError, R> =>
+  Stream.unwrapScoped(Effect.map(Stream.toPull(bytes), (pull) => {
+    type Failure = E | E2 | TransportError | DecodeError
+    type Pull = Effect.Effect<Chunk.Chunk<A>, Option.Option<Failure>, R>
+    const maxEventSize = options.maxEventSize ?? defaultMaxEventSize
+    const parser = new SseParser(maxEventSize)
+    /** After the outputs of the last read went downstream: the error that follows them, or the end. */
+    let next: Option.Option<Option.Option<Failure>> = Option.none()
+
     /** Parses the events of one read: the outputs, and whether the stream is over or failed. */
     const step = (events: Array<string>, out: Array<A>): { done: boolean; error: E2 | undefined } => {
       for (let i = 0; i < events.length; i++) {
@@ -145,41 +226,56 @@ export const decodeEventsWith = <A, E2>(
       }
       return { done: false, error: undefined }
     }
-    type Reader = Channel.Channel<Chunk.Chunk<A>, Chunk.Chunk<Uint8Array>, E | E2 | TransportError, E, void, unknown, R>
-    const emit = (out: Array<A>, then: Reader): Reader =>
-      out.length === 0 ? then : Channel.zipRight(Channel.write(Chunk.unsafeFromArray(out)), then)
-    // After [DONE], the rest of the body is read and dropped: stopping early would abort the response and
-    // lose its keep-alive connection. A failure of the body after [DONE] does not fail the stream.
-    const drain: Reader = Channel.readWithCause({
-      onInput: () => drain,
-      onFailure: () => Channel.void,
-      onDone: () => Channel.void
+    /** The outputs, then `then` (an error, or the end). */
+    const finish = (out: Array<A>, then: Option.Option<Failure>): Pull => {
+      if (out.length === 0) return Effect.fail(then)
+      next = Option.some(then)
+      return Effect.succeed(Chunk.unsafeFromArray(out))
+    }
+    const tooLarge = () =>
+      new DecodeError({
+        operation: options.operation ?? "stream",
+        reason: `an event is larger than ${formatSize(maxEventSize)} (maxEventSize): raise maxEventSize if it is ` +
+          "expected, or check what answers at this address"
+      })
+    /** A bounded read after [DONE]: the body's end usually follows at once; nothing waits for more. */
+    const afterDone: Effect.Effect<void, never, R> = Effect.suspend(() => {
+      let left = afterDoneBytes
+      const drain: Effect.Effect<void, Option.Option<E>, R> = Effect.flatMap(pull, (reads) => {
+        for (const read of reads) left -= read.length
+        return left > 0 ? drain : Effect.void
+      })
+      return Effect.ignore(Effect.timeout(drain, afterDoneWindow))
     })
-    const reader: Reader = Channel.readWithCause({
-      onInput: (input: Chunk.Chunk<Uint8Array>) => {
-        const out: Array<A> = []
-        for (const bytes of input) {
-          const { done, error } = step(parser.push(bytes), out)
-          if (error !== undefined) return emit(out, Channel.fail(error))
-          if (done) return emit(out, drain)
-        }
-        return emit(out, reader)
-      },
-      onFailure: (cause) => Channel.failCause(cause),
-      onDone: () => {
-        const out: Array<A> = []
-        const { done, error } = step(parser.end(), out)
-        if (error !== undefined) return emit(out, Channel.fail(error))
-        return emit(
-          out,
-          done ? Channel.void : Channel.fail(
-            new TransportError({ method, url, reason: "the event stream ended before [DONE]" })
+    const read: Pull = Effect.suspend(() => {
+      if (next._tag === "Some") return Effect.fail(next.value)
+      return Effect.matchEffect(pull, {
+        onFailure: (error): Pull => {
+          if (error._tag === "Some") return Effect.fail(error)
+          const out: Array<A> = []
+          const { done, error: failed } = step(parser.end(), out)
+          if (failed !== undefined) return finish(out, Option.some(failed))
+          return finish(
+            out,
+            done ? Option.none() : Option.some(
+              new TransportError({ method, url, reason: "the event stream ended before [DONE]" })
+            )
           )
-        )
-      }
+        },
+        onSuccess: (reads): Pull => {
+          const out: Array<A> = []
+          for (const bytes of reads) {
+            const { done, error } = step(parser.push(bytes), out)
+            if (error !== undefined) return finish(out, Option.some(error))
+            if (done) return Effect.zipRight(afterDone, finish(out, Option.none()))
+            if (parser.tooLarge) return finish(out, Option.some(tooLarge()))
+          }
+          return out.length === 0 ? read : Effect.succeed(Chunk.unsafeFromArray(out))
+        }
+      })
     })
-    return Stream.fromChannel(Channel.pipeTo(Stream.toChannel(bytes), reader))
-  })
+    return Stream.repeatEffectChunkOption(read)
+  }))
 
 /** The error of an event that `parse` rejects (a class, so that no output is mistaken for it). */
 export class EventError<E> {

@@ -31,7 +31,7 @@ export interface Generated {
 export const promptTokens = (request: ModelRequest): number => {
   let total = 0
   for (const message of request.messages) {
-    total += countTokens(message.content) + 3
+    total += countTokens(message.content ?? "") + 3
     if (message.role === "assistant") {
       for (const call of message.tool_calls ?? []) total += countTokens(JSON.stringify(call))
     }
@@ -39,7 +39,7 @@ export const promptTokens = (request: ModelRequest): number => {
   for (const tool of request.tools ?? []) total += countTokens(JSON.stringify(tool))
   for (const document of request.documents ?? []) {
     total += countTokens(document.content) + 2
-    for (const entry of document.metadata ?? []) total += countTokens(`${entry.key}: ${entry.value}`)
+    for (const [key, value] of Object.entries(document.metadata ?? {})) total += countTokens(`${key}: ${value}`)
   }
   return total
 }

@@ -156,7 +156,10 @@ const bestDocumentSentence = (request: ModelRequest, question: string) => {
   const wanted = wordsOf(question)
   let best: { sentence: string; source: string | undefined; score: number } | undefined
   for (const document of request.documents ?? []) {
-    const source = document.metadata?.find((entry) => /^(url|title|source|author|name)$/iu.test(entry.key))?.value
+    const source = Object.entries(document.metadata ?? {}).find(([key]) =>
+      /^(url|title|source|author|name)$/iu.test(key)
+    )
+      ?.[1]
     for (const sentence of document.content.split(/(?<=[.!?])\s+|\n+/u)) {
       const trimmed = sentence.trim()
       if (trimmed === "") continue
@@ -196,7 +199,7 @@ const builtInText = (request: ModelRequest, context: ModelContext): string => {
   const messages = request.messages
   const last = messages[messages.length - 1]
   const lastUser = lastOf(messages, (m) => m.role === "user")
-  const question = lastUser === undefined ? "" : oneLine(lastUser.content)
+  const question = lastUser === undefined ? "" : oneLine(lastUser.content ?? "")
   const language = context.language ?? (context.purpose === "run" ? detect(question) : undefined) ?? "english"
   const text = phrases[language]
   const parts: Array<string> = []
@@ -230,13 +233,45 @@ const builtInText = (request: ModelRequest, context: ModelContext): string => {
   return parts.join(" ")
 }
 
+/** Where a system message names the JSON Schema of a structured answer: the object that follows it. */
+const answerSchemaMarker = "JSON Schema:"
+
+/**
+ * The JSON Schema a structured answer must follow, when a system message ends with one after
+ * "JSON Schema:" (as `studio-effect/ai` writes for `generateObject`); the last such message wins.
+ */
+const answerSchema = (messages: ReadonlyArray<Message>): JsonSchema | undefined => {
+  let found: JsonSchema | undefined
+  for (const message of messages) {
+    if (message.role !== "system") continue
+    const at = message.content.lastIndexOf(answerSchemaMarker)
+    if (at === -1) continue
+    try {
+      const parsed: unknown = JSON.parse(message.content.slice(at + answerSchemaMarker.length))
+      if (typeof parsed === "object" && parsed !== null && !Array.isArray(parsed)) found = parsed as JsonSchema
+    } catch {
+      // not a schema after all: the message is only text
+    }
+  }
+  return found
+}
+
+/** The JSON-mode answer: a value of the schema the prompt gives, otherwise `{"answer": text}`. */
+const jsonAnswer = (request: ModelRequest, text: string): string => {
+  const schema = answerSchema(request.messages)
+  if (schema === undefined) return JSON.stringify({ answer: text })
+  const lastUser = lastOf(request.messages, (m) => m.role === "user")
+  return JSON.stringify(valueFor(schema, "answer", lastUser?.content ?? ""))
+}
+
 /**
  * The built-in model. It answers from the conversation alone and never pretends to know facts: it restates
  * the request, reports the output of the tool it was answered with, quotes the document sentence closest
  * to the question, and says what it is. With tools and a user turn last, it calls the tool whose name and
  * description best match the request, with arguments built from the function's parameter schema (values
  * taken from the request where it can: quoted text, names, numbers, enum options it mentions). In JSON
- * mode it answers `{"answer": "..."}`. With temperature 0 it is fully deterministic; otherwise the seed,
+ * mode it answers `{"answer": "..."}`, or, when a system message ends with a JSON Schema after
+ * "JSON Schema:", a value of that schema built the same way as tool arguments. With temperature 0 it is fully deterministic; otherwise the seed,
  * `temperature`, `top_p` and the choice index pick among sixteen openings, so `n` choices always differ.
  *
  * @since 0.1.0
@@ -256,7 +291,7 @@ export const builtIn: Model = (request, context) => {
     return { toolCalls: [{ name: tool.function.name, arguments: args }] }
   }
   const text = builtInText(request, context)
-  return request.response_format?.type === "json_object" ? JSON.stringify({ answer: text }) : text
+  return request.response_format?.type === "json_object" ? jsonAnswer(request, text) : text
 }
 
 /**

@@ -7,7 +7,7 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
-import * as CodePoints from "./codePoints.js"
+import { locatedIssues } from "../internal/issues.js"
 
 /** One entry of a FastAPI 422 body. */
 export interface FastApiIssue {
@@ -37,51 +37,22 @@ export const unprocessable = (issues: ReadonlyArray<FastApiIssue>) => json({ det
 /** A 404 for an id the service does not hold. */
 export const notFound = (what: string, id: string) => detail(404, `${what} ${id} not found`)
 
-const issueType = (issue: ParseResult.ArrayFormatterIssue): string => {
-  switch (issue._tag) {
-    case "Missing":
-      return "missing"
-    case "Unexpected":
-      return "extra_forbidden"
-    default:
-      return issue.message.startsWith("Expected") ? "type_error" : "value_error"
-  }
-}
-
-const locSegment = (segment: PropertyKey): string | number => typeof segment === "number" ? segment : String(segment)
-
 /** At most this many issues are reported, so a body with thousands of broken items gets a short answer. */
 export const maxIssues = 100
 
-/** The message of an issue is cut here: it may quote the whole input ("actual ..."). */
-const maxMessageLength = 500
-
-const clip = (message: string): string =>
-  CodePoints.length(message, maxMessageLength + 1) <= maxMessageLength
-    ? message
-    : `${CodePoints.take(message, maxMessageLength)}...`
-
 /**
- * Every issue of a parse failure as FastAPI issues under `prefix` (`["body"]`), de-duplicated, at most
- * `maxIssues` of them.
+ * Every issue of a parse failure as FastAPI issues under `prefix` (`["body"]`): one entry per problem,
+ * with the SDK's own message (pydantic's `Field required` for a missing field), at most `maxIssues`.
  */
 export const issuesOf = (
   error: ParseResult.ParseError,
   prefix: ReadonlyArray<string | number> = ["body"]
-): ReadonlyArray<FastApiIssue> => {
-  const seen = new Set<string>()
-  const issues: Array<FastApiIssue> = []
-  for (const issue of ParseResult.ArrayFormatter.formatErrorSync(error)) {
-    const loc = [...prefix, ...issue.path.map(locSegment)]
-    const entry: FastApiIssue = { loc, msg: clip(issue.message), type: issueType(issue) }
-    const key = JSON.stringify(entry)
-    if (seen.has(key)) continue
-    seen.add(key)
-    issues.push(entry)
-    if (issues.length === maxIssues) break
-  }
-  return issues
-}
+): ReadonlyArray<FastApiIssue> =>
+  locatedIssues(error.issue).slice(0, maxIssues).map((issue) => ({
+    loc: [...prefix, ...issue.loc],
+    msg: issue.type === "missing" ? "Field required" : issue.message,
+    type: issue.type
+  }))
 
 /** Why a body could not be used: it is not JSON, or it breaks the schema. */
 export class InvalidBody {

@@ -172,13 +172,22 @@ export const validChatTool: fc.Arbitrary<NonNullable<ChatRequest["tools"]>[numbe
   )
 })
 
+const metadataKey = fc.constantFrom("author", "date", "url", "title")
+
+/**
+ * A document's metadata in either shape: a `[{key, value}]` list (each key once) or a `{key: value}` map.
+ */
+export const validMetadata: fc.Arbitrary<NonNullable<NonNullable<ChatRequest["documents"]>[number]["metadata"]>> = fc
+  .oneof(
+    fc.uniqueArray(fc.record({ key: metadataKey, value: text }), { maxLength: 3, selector: (entry) => entry.key }),
+    fc.dictionary(metadataKey, text, { maxKeys: 3 })
+  )
+
 /** A document with content and (sometimes) an id and metadata. */
 export const validDocument: fc.Arbitrary<NonNullable<ChatRequest["documents"]>[number]> = fc.record({
   id: nonEmptyName,
   content: text,
-  metadata: fc.array(fc.record({ key: fc.constantFrom("author", "date", "url", "title"), value: text }), {
-    maxLength: 3
-  })
+  metadata: validMetadata
 }, { requiredKeys: ["content"] })
 
 /** A stop sequence within the 64K limit; sometimes long, sometimes with newlines. */

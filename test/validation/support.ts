@@ -63,3 +63,29 @@ export const copy = <A>(value: A): Mutable<A> => structuredClone(value) as Mutab
 
 /** A request as a test changes it: every field writable and any value allowed. */
 export type Mutable<A> = { -readonly [K in keyof A]: any }
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value)
+
+/** Fields whose value is free-form JSON, sent exactly as given. */
+const freeForm = new Set(["output_type", "parameters", "config_overrides", "additional_params"])
+
+/**
+ * A valid request as the client sends it: explicit `null`s (absent optional fields) left out, and each
+ * document's metadata as a `{key: value}` map.
+ */
+export const wireForm = (value: unknown, key?: string): unknown => {
+  if (key !== undefined && freeForm.has(key)) return value
+  if (Array.isArray(value)) {
+    if (key === "metadata" && value.every((entry) => isPlainObject(entry) && "key" in entry)) {
+      return Object.fromEntries(value.map((entry) => [entry.key, entry.value]))
+    }
+    return value.map((item) => wireForm(item))
+  }
+  if (!isPlainObject(value)) return value
+  const out: Record<string, unknown> = {}
+  for (const [name, field] of Object.entries(value)) {
+    if (field !== null && field !== undefined) out[name] = wireForm(field, name)
+  }
+  return out
+}

@@ -17,7 +17,7 @@ import * as Maestro from "../../src/Maestro.js"
 import * as StudioClient from "../../src/StudioClient.js"
 import { ValidationError } from "../../src/StudioError.js"
 import { invalidWebSearchUrl, validChatRequest, validChatTool, validRunRequest } from "./arbitraries.js"
-import { copy, expectActionable } from "./support.js"
+import { copy, expectActionable, wireForm } from "./support.js"
 
 /** A transport that records every request it is given and answers with `answer` (or fails the fiber). */
 const recordingTransport = (answer?: unknown) => {
@@ -96,7 +96,7 @@ describe("Chat.create validates before sending", () => {
         expect(result.id).toBe("chat-1")
         expect(calls).toHaveLength(1)
         const { stream: _stream, ...sent } = request
-        expect(bodyOf(calls[0]!)).toEqual(JSON.parse(JSON.stringify(sent)))
+        expect(bodyOf(calls[0]!)).toEqual(wireForm(sent))
       }),
       { numRuns: 50 }
     )
@@ -178,7 +178,7 @@ describe("Maestro.create validates before sending", () => {
         const run = await Effect.runPromise(Maestro.create(request).pipe(Effect.provide(layer)))
         expect(run.id).toBe("run-1")
         expect(calls).toHaveLength(1)
-        expect(bodyOf(calls[0]!)).toEqual(JSON.parse(JSON.stringify(request)))
+        expect(bodyOf(calls[0]!)).toEqual(wireForm(request))
       }),
       { numRuns: 50 }
     )

@@ -1,0 +1,30 @@
+/**
+ * The redirect policy, the same on every transport: redirects are not followed. A 3xx answer becomes an
+ * `ApiError` naming its status and `Location`, so the API key is never sent to another address and a POST
+ * is never replayed as a GET. `fetch` follows redirects unless told otherwise, so every request it sends
+ * for this client says `redirect: "manual"`; undici and the in-memory reference service never follow.
+ */
+import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
+import * as HttpClient from "@effect/platform/HttpClient"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+
+/** The transport, with `fetch` told not to follow redirects (other `RequestInit` options are kept). */
+export const withoutRedirects = (client: HttpClient.HttpClient): HttpClient.HttpClient =>
+  HttpClient.transform(
+    client,
+    (effect) =>
+      Effect.flatMap(Effect.serviceOption(FetchHttpClient.RequestInit), (init) =>
+        Effect.provideService(effect, FetchHttpClient.RequestInit, {
+          ...Option.getOrUndefined(init),
+          redirect: "manual"
+        }))
+  )
+
+/** Whether a status is a redirect (or `fetch`'s opaque redirect, status 0 in a browser). */
+export const isRedirect = (status: number): boolean => (status >= 300 && status < 400) || status === 0
+
+/** What a redirect's `ApiError` says: where it pointed, and what to do. */
+export const redirectDetail = (status: number, location: string | undefined): string =>
+  `The service answered ${status} redirecting to ${location ?? "(no Location)"}; redirects are not followed, ` +
+  "so the API key is never sent to another address. Set baseUrl to the address that answers directly."
