@@ -4,7 +4,7 @@
  */
 import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
-import * as CodePoints from "./codePoints.js"
+import * as CodePoints from "../internal/codePoints.js"
 import type { Ids } from "./ids.js"
 import { countTokens, type Model, type ModelRequest, runModel, tokenize } from "./model.js"
 

@@ -13,7 +13,7 @@
  *
  * @since 0.1.0
  */
-import * as CodePoints from "./codePoints.js"
+import * as CodePoints from "../internal/codePoints.js"
 
 /**
  * The limits of a generated value.

@@ -6,7 +6,7 @@
  */
 import * as Effect from "effect/Effect"
 import type * as ChatSchema from "../ChatSchema.js"
-import * as CodePoints from "./codePoints.js"
+import * as CodePoints from "../internal/codePoints.js"
 import * as JsonSchemaValue from "./jsonSchemaValue.js"
 import { detect, type Language, phrases } from "./language.js"
 
@@ -240,15 +240,15 @@ const answerSchemaMarker = "JSON Schema:"
  * The JSON Schema a structured answer must follow, when a system message ends with one after
  * "JSON Schema:" (as `studio-effect/ai` writes for `generateObject`); the last such message wins.
  */
-const answerSchema = (messages: ReadonlyArray<Message>): JsonSchema | undefined => {
-  let found: JsonSchema | undefined
+const answerSchema = (messages: ReadonlyArray<Message>): object | undefined => {
+  let found: object | undefined
   for (const message of messages) {
     if (message.role !== "system") continue
     const at = message.content.lastIndexOf(answerSchemaMarker)
     if (at === -1) continue
     try {
       const parsed: unknown = JSON.parse(message.content.slice(at + answerSchemaMarker.length))
-      if (typeof parsed === "object" && parsed !== null && !Array.isArray(parsed)) found = parsed as JsonSchema
+      if (typeof parsed === "object" && parsed !== null && !Array.isArray(parsed)) found = parsed
     } catch {
       // not a schema after all: the message is only text
     }
@@ -257,11 +257,13 @@ const answerSchema = (messages: ReadonlyArray<Message>): JsonSchema | undefined 
 }
 
 /** The JSON-mode answer: a value of the schema the prompt gives, otherwise `{"answer": text}`. */
-const jsonAnswer = (request: ModelRequest, text: string): string => {
+const jsonAnswer = (request: ModelRequest, context: ModelContext, text: string): string => {
   const schema = answerSchema(request.messages)
   if (schema === undefined) return JSON.stringify({ answer: text })
-  const lastUser = lastOf(request.messages, (m) => m.role === "user")
-  return JSON.stringify(valueFor(schema, "answer", lastUser?.content ?? ""))
+  const question = lastOf(request.messages, (m) => m.role === "user")?.content ?? ""
+  return JSON.stringify(
+    JsonSchemaValue.generate(schema, { text: question, random: generator(hash(question, context.seed)) }) ?? null
+  )
 }
 
 /**
@@ -271,7 +273,8 @@ const jsonAnswer = (request: ModelRequest, text: string): string => {
  * description best match the request, with arguments built from the function's parameter schema (values
  * taken from the request where it can: quoted text, names, numbers, enum options it mentions). In JSON
  * mode it answers `{"answer": "..."}`, or, when a system message ends with a JSON Schema after
- * "JSON Schema:", a value of that schema built the same way as tool arguments. With temperature 0 it is fully deterministic; otherwise the seed,
+ * "JSON Schema:", a value of that schema built the same way as tool arguments (within the same fixed
+ * limits, see `JsonSchemaValue`). With temperature 0 it is fully deterministic; otherwise the seed,
  * `temperature`, `top_p` and the choice index pick among sixteen openings, so `n` choices always differ.
  *
  * @since 0.1.0
@@ -291,7 +294,7 @@ export const builtIn: Model = (request, context) => {
     return { toolCalls: [{ name: tool.function.name, arguments: args }] }
   }
   const text = builtInText(request, context)
-  return request.response_format?.type === "json_object" ? jsonAnswer(request, text) : text
+  return request.response_format?.type === "json_object" ? jsonAnswer(request, context, text) : text
 }
 
 /**

@@ -3,7 +3,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import * as fc from "fast-check"
-import * as CodePoints from "../../src/reference/codePoints.js"
+import * as CodePoints from "../../src/internal/codePoints.js"
 import { isWellFormed } from "./support.js"
 
 /** Well-formed text rich in astral code points (emoji and the like), each made of a surrogate pair. */

@@ -1,6 +1,7 @@
 /**
- * Text cut by code points: the one place where the reference service shortens, splits or stops text, so
- * that no answer ever holds half of a surrogate pair made from well-formed input.
+ * Text cut by code points: the one place where the package (the reference service and the SDK's messages)
+ * shortens, splits or stops text, so that nothing it writes holds half of a surrogate pair made from
+ * well-formed input.
  *
  * @since 0.1.0
  */
