@@ -269,6 +269,24 @@ export type StudioError =
   | PollTimeout
 
 /**
+ * Every error one request to the service can fail with: what `Chat.create`, `Chat.stream`,
+ * `Maestro.create`, `Maestro.retrieve` and the `Assistants` calls fail with. Polling adds `RunFailed` and
+ * `PollTimeout`.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export type RequestError =
+  | ValidationError
+  | AuthError
+  | RateLimit
+  | NotFound
+  | ApiError
+  | TransportError
+  | TimeoutError
+  | DecodeError
+
+/**
  * The schema of `StudioError`, for decoding errors sent across a boundary.
  *
  * @since 0.1.0

@@ -231,7 +231,7 @@ const segment = (key: PropertyKey): string | number => typeof key === "number" ?
 export const fromParseError = (error: ParseResult.ParseError): ReadonlyArray<Issue> => fromParseIssue(error.issue)
 
 /** Every issue of a parse issue tree (see `fromParseError`). */
-export const fromParseIssue = (issue: ParseResult.ParseIssue): ReadonlyArray<Issue> =>
+const fromParseIssue = (issue: ParseResult.ParseIssue): ReadonlyArray<Issue> =>
   locatedIssues(issue).map(({ loc, message }) => ({ path: formatPath(loc), message }))
 
 /**

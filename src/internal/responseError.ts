@@ -6,7 +6,7 @@ import {
   AuthError,
   NotFound,
   RateLimit,
-  type StudioError,
+  type RequestError,
   ValidationError,
   ValidationIssue
 } from "../StudioError.js"
@@ -53,7 +53,7 @@ export const fromResponse = (input: {
   readonly headers: Readonly<Record<string, string | undefined>>
   readonly body: string
   readonly now: number
-}): StudioError => {
+}): RequestError => {
   const { body, headers, operation, status } = input
   const requestId = requestIdOf(headers)
   const json = parseJson(body)
