@@ -8,17 +8,22 @@ import * as LanguageModel from "@effect/ai/LanguageModel"
 import * as Prompt from "@effect/ai/Prompt"
 import * as Tool from "@effect/ai/Tool"
 import * as Toolkit from "@effect/ai/Toolkit"
+import * as HttpClient from "@effect/platform/HttpClient"
+import * as HttpClientResponse from "@effect/platform/HttpClientResponse"
 import { describe, expect, it } from "@effect/vitest"
 import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
+import * as Fiber from "effect/Fiber"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
+import * as TestClock from "effect/TestClock"
 import { StudioLanguageModel } from "../../src/ai/index.js"
 import * as Chat from "../../src/Chat.js"
 import * as Reference from "../../src/reference/index.js"
+import * as StudioClient from "../../src/StudioClient.js"
 import { makeRecording } from "../support/observe.js"
 
 type ModelRequest = Reference.Model.ModelRequest
@@ -365,7 +370,6 @@ describe("StudioLanguageModel with a toolkit", () => {
       expect(requests[1]?.messages.slice(1)).toEqual([
         {
           role: "assistant",
-          content: "",
           tool_calls: [{
             id: callId,
             type: "function",
@@ -472,6 +476,58 @@ describe("StudioLanguageModel errors and spans", () => {
         Option.some("TransportError")
       )
     }).pipe(Effect.provide(studio({ faults: [Reference.Fault.drop] }))))
+
+  it.effect("a 422 of the service is UnknownError holding the service's ValidationError", () =>
+    Effect.gen(function*() {
+      const error = yield* LanguageModel.generateText({ prompt: "hello" }).pipe(Effect.flip)
+      expect(error._tag).toBe("UnknownError")
+      const cause = Option.getOrThrow(StudioLanguageModel.studioError(error))
+      expect(cause._tag === "ValidationError" && cause.source).toBe("service")
+    }).pipe(Effect.provide(studio({ faults: [Reference.Fault.status(422, { detail: "no such model today" })] }))))
+
+  it.effect("an attempt that outlives its timeout is HttpRequestError holding the TimeoutError", () =>
+    Effect.gen(function*() {
+      const fiber = yield* LanguageModel.generateText({ prompt: "hello" }).pipe(Effect.flip, Effect.fork)
+      yield* TestClock.adjust("2 seconds")
+      const error = yield* Fiber.join(fiber)
+      expect(error._tag).toBe("HttpRequestError")
+      expect(Option.map(StudioLanguageModel.studioError(error), (cause) => cause._tag)).toEqual(
+        Option.some("TimeoutError")
+      )
+    }).pipe(
+      Effect.provide(Layer.provide(
+        StudioLanguageModel.model("fpmodel-mini"),
+        Reference.layerClient({
+          faults: [Reference.Fault.delay("1 minute")],
+          client: { maxRetries: 0, timeout: "1 second" }
+        })
+      ))
+    ))
+
+  it.effect("a 200 whose body is not a completion is MalformedOutput holding the DecodeError", () =>
+    Effect.gen(function*() {
+      const error = yield* LanguageModel.generateText({ prompt: "hello" }).pipe(Effect.flip)
+      expect(error._tag).toBe("MalformedOutput")
+      expect(Option.map(StudioLanguageModel.studioError(error), (cause) => cause._tag)).toEqual(
+        Option.some("DecodeError")
+      )
+    }).pipe(
+      Effect.provide(Layer.provide(
+        StudioLanguageModel.model("fpmodel-mini"),
+        StudioClient.layer({ apiKey: Redacted.make("key"), baseUrl: "http://127.0.0.1:1", maxRetries: 0 }).pipe(
+          Layer.orDie,
+          Layer.provide(Layer.succeed(
+            HttpClient.HttpClient,
+            HttpClient.make((request) =>
+              Effect.succeed(HttpClientResponse.fromWeb(
+                request,
+                new Response("{\"id\": 7}", { status: 200, headers: { "content-type": "application/json" } })
+              ))
+            )
+          ))
+        )
+      ))
+    ))
 
   it.effect("a stream cut short fails the stream with HttpRequestError", () =>
     Effect.gen(function*() {

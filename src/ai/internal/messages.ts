@@ -8,10 +8,12 @@ import type * as LanguageModel from "@effect/ai/LanguageModel"
 import type * as Prompt from "@effect/ai/Prompt"
 import * as Tool from "@effect/ai/Tool"
 import * as Effect from "effect/Effect"
+import type * as JSONSchema from "effect/JSONSchema"
 import type { ChatRequest } from "../../ChatSchema.js"
 
 type Message = ChatRequest["messages"][number]
 type ChatTool = NonNullable<ChatRequest["tools"]>[number]
+type ChatParameters = NonNullable<ChatTool["function"]["parameters"]>
 
 const module = "StudioLanguageModel"
 
@@ -79,9 +81,10 @@ export const chatMessages = (
                 )
             }
           }
+          // a message of tool calls alone goes back without content, as the service sends it
           messages.push({
             role: "assistant",
-            content: texts.join(""),
+            ...(texts.length > 0 || toolCalls.length === 0 ? { content: texts.join("") } : {}),
             ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {})
           })
           break
@@ -128,7 +131,7 @@ export const chatTools = (
           )
         )
       }
-      const description = Tool.getDescription(tool as any)
+      const description = tool.description ?? Tool.getDescriptionFromSchemaAst(tool.parametersSchema.ast)
       if (description === undefined) {
         return Effect.fail(
           malformedInput(
@@ -138,10 +141,10 @@ export const chatTools = (
           )
         )
       }
-      tools.push({
-        type: "function",
-        function: { name: tool.name, description, parameters: Tool.getJsonSchema(tool as any) as any }
-      })
+      // the parameters of a tool are a struct, whose JSON Schema is an object schema
+      const schema = Tool.getJsonSchemaFromSchemaAst(tool.parametersSchema.ast) as JSONSchema.JsonSchema7Object
+      const parameters: ChatParameters = { ...schema }
+      tools.push({ type: "function", function: { name: tool.name, description, parameters } })
     }
     return Effect.succeed(tools)
   })
