@@ -83,7 +83,6 @@ const fakeClient = StudioClient.StudioClient.of({
   httpClient: undefined as never,
   baseUrl: "http://127.0.0.1",
   json: () => Effect.die("not used"),
-  stream: () => readStream(),
   events: (_request, parse) => readStream().pipe(decodeEventsWith("POST", "x", parse))
 })
 

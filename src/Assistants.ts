@@ -15,12 +15,11 @@ import {
   DeletedAssistant,
   ModifyAssistantRequest
 } from "./AssistantSchema.js"
-import { spanOptions } from "./internal/telemetry.js"
-import { pathSegment, validateRequest } from "./internal/validate.js"
+import * as Operation from "./internal/operation.js"
 import * as Maestro from "./Maestro.js"
 import { MaestroRun } from "./MaestroSchema.js"
-import { type Service, StudioClient } from "./StudioClient.js"
-import type { StudioError } from "./StudioError.js"
+import type { StudioClient } from "./StudioClient.js"
+import type { RequestError, StudioError } from "./StudioError.js"
 
 const assistantsPath = "/studio/v1/assistants"
 
@@ -62,18 +61,75 @@ const ListOptionsSchema = Schema.Struct({
   workspaceIds: Schema.optional(Schema.Array(Schema.String))
 })
 
-const withAssistantId = <A>(
-  operation: string,
-  assistantId: string,
-  f: (client: Service, id: string) => Effect.Effect<A, StudioError>
-): Effect.Effect<A, StudioError, StudioClient> =>
-  Effect.flatMap(
-    pathSegment(operation, "assistantId", assistantId),
-    (id) => Effect.flatMap(StudioClient, (client) => f(client, id))
-  )
+const assistantPath = (segment: string) => `${assistantsPath}/${segment}`
 
-const span = (name: string, attributes: Record<string, unknown>) =>
-  Effect.withSpan(`studio.${name}`, spanOptions(attributes))
+const runOperation = Operation.json({
+  name: "assistants.run",
+  method: "POST",
+  check: (operation, input: { readonly id: string; readonly request: unknown; readonly options: RunOptions }) =>
+    Effect.map(
+      Operation.checkIdAndRequest("assistantId", AssistantRunRequest)(operation, input),
+      (valid) => ({ ...valid, form: input.options.path ?? "run" })
+    ),
+  path: ({ form, segment }) => form === "sample" ? assistantPath(segment) : `${assistantPath(segment)}/run`,
+  body: ({ request }) => request,
+  response: MaestroRun,
+  attributes: ({ form, id }) => ({ "studio.assistant.id": id, "studio.assistant.path": form }),
+  responseAttributes: (started) => ({ "studio.run.id": started.id, "studio.run.status": started.status })
+})
+
+const createOperation = Operation.json({
+  name: "assistants.create",
+  method: "POST",
+  check: Operation.checkRequest(CreateAssistantRequest),
+  path: () => assistantsPath,
+  body: (valid) => valid,
+  response: Assistant,
+  attributes: () => ({}),
+  responseAttributes: (assistant) => ({ "studio.assistant.id": assistant.id })
+})
+
+const retrieveOperation = Operation.json({
+  name: "assistants.retrieve",
+  method: "GET",
+  check: Operation.checkId("assistantId"),
+  path: ({ segment }) => assistantPath(segment),
+  response: Assistant,
+  attributes: ({ id }) => ({ "studio.assistant.id": id })
+})
+
+const listOperation = Operation.json({
+  name: "assistants.list",
+  method: "GET",
+  check: Operation.checkRequest(ListOptionsSchema),
+  path: (valid) => {
+    const query = new URLSearchParams()
+    for (const workspaceId of valid.workspaceIds ?? []) query.append("workspace_ids", workspaceId)
+    const search = query.toString()
+    return search === "" ? assistantsPath : `${assistantsPath}?${search}`
+  },
+  response: AssistantList,
+  attributes: () => ({})
+})
+
+const updateOperation = Operation.json({
+  name: "assistants.update",
+  method: "PATCH",
+  check: Operation.checkIdAndRequest("assistantId", ModifyAssistantRequest),
+  path: ({ segment }) => assistantPath(segment),
+  body: ({ request }) => request,
+  response: Assistant,
+  attributes: ({ id }) => ({ "studio.assistant.id": id })
+})
+
+const deleteOperation = Operation.json({
+  name: "assistants.delete",
+  method: "DELETE",
+  check: Operation.checkId("assistantId"),
+  path: ({ segment }) => assistantPath(segment),
+  response: DeletedAssistant,
+  attributes: ({ id }) => ({ "studio.assistant.id": id })
+})
 
 /**
  * Runs a stored assistant (Beta). `input` (at least one message) is required; `output_type` is an object
@@ -91,24 +147,7 @@ export const run = (
   assistantId: string,
   request: AssistantRunRequest,
   options: RunOptions = {}
-): Effect.Effect<MaestroRun, StudioError, StudioClient> =>
-  Effect.flatMap(
-    validateRequest("assistants.run", AssistantRunRequest, request),
-    (valid) =>
-      withAssistantId("assistants.run", assistantId, (client, id) =>
-        client.json({
-          operation: "assistants.run",
-          method: "POST",
-          path: options.path === "sample" ? `${assistantsPath}/${id}` : `${assistantsPath}/${id}/run`,
-          body: valid,
-          response: MaestroRun
-        }))
-  ).pipe(
-    Effect.tap((started) =>
-      Effect.annotateCurrentSpan({ "studio.run.id": started.id, "studio.run.status": started.status })
-    ),
-    span("assistants.run", { "studio.assistant.id": assistantId, "studio.assistant.path": options.path ?? "run" })
-  )
+): Effect.Effect<MaestroRun, RequestError, StudioClient> => runOperation({ id: assistantId, request, options })
 
 /**
  * Runs a stored assistant and polls the run it starts until it is terminal, as `Maestro.poll` does: the
@@ -131,22 +170,8 @@ export const runAndPoll = (
  * @since 0.1.0
  * @category operations
  */
-export const create = (request: CreateAssistantRequest): Effect.Effect<Assistant, StudioError, StudioClient> =>
-  Effect.flatMap(
-    validateRequest("assistants.create", CreateAssistantRequest, request),
-    (valid) =>
-      Effect.flatMap(StudioClient, (client) =>
-        client.json({
-          operation: "assistants.create",
-          method: "POST",
-          path: assistantsPath,
-          body: valid,
-          response: Assistant
-        }))
-  ).pipe(
-    Effect.tap((assistant) => Effect.annotateCurrentSpan("studio.assistant.id", assistant.id)),
-    span("assistants.create", {})
-  )
+export const create: (request: CreateAssistantRequest) => Effect.Effect<Assistant, RequestError, StudioClient> =
+  createOperation
 
 /**
  * Retrieves an assistant. An unknown id fails with `NotFound`.
@@ -154,14 +179,7 @@ export const create = (request: CreateAssistantRequest): Effect.Effect<Assistant
  * @since 0.1.0
  * @category operations
  */
-export const retrieve = (assistantId: string): Effect.Effect<Assistant, StudioError, StudioClient> =>
-  withAssistantId("assistants.retrieve", assistantId, (client, id) =>
-    client.json({
-      operation: "assistants.retrieve",
-      method: "GET",
-      path: `${assistantsPath}/${id}`,
-      response: Assistant
-    })).pipe(span("assistants.retrieve", { "studio.assistant.id": assistantId }))
+export const retrieve: (assistantId: string) => Effect.Effect<Assistant, RequestError, StudioClient> = retrieveOperation
 
 /**
  * Lists the assistants the key can see, optionally only those of some workspaces.
@@ -169,21 +187,8 @@ export const retrieve = (assistantId: string): Effect.Effect<Assistant, StudioEr
  * @since 0.1.0
  * @category operations
  */
-export const list = (options: ListOptions = {}): Effect.Effect<AssistantList, StudioError, StudioClient> =>
-  Effect.flatMap(
-    Effect.zip(validateRequest("assistants.list", ListOptionsSchema, options), StudioClient),
-    ([valid, client]) => {
-      const query = new URLSearchParams()
-      for (const workspaceId of valid.workspaceIds ?? []) query.append("workspace_ids", workspaceId)
-      const search = query.toString()
-      return client.json({
-        operation: "assistants.list",
-        method: "GET",
-        path: search === "" ? assistantsPath : `${assistantsPath}?${search}`,
-        response: AssistantList
-      })
-    }
-  ).pipe(span("assistants.list", {}))
+export const list = (options: ListOptions = {}): Effect.Effect<AssistantList, RequestError, StudioClient> =>
+  listOperation(options)
 
 /**
  * Modifies an assistant (PATCH): only the fields sent change. An unknown id fails with `NotFound`.
@@ -194,28 +199,9 @@ export const list = (options: ListOptions = {}): Effect.Effect<AssistantList, St
 export const update = (
   assistantId: string,
   request: ModifyAssistantRequest
-): Effect.Effect<Assistant, StudioError, StudioClient> =>
-  Effect.flatMap(
-    validateRequest("assistants.update", ModifyAssistantRequest, request),
-    (valid) =>
-      withAssistantId("assistants.update", assistantId, (client, id) =>
-        client.json({
-          operation: "assistants.update",
-          method: "PATCH",
-          path: `${assistantsPath}/${id}`,
-          body: valid,
-          response: Assistant
-        }))
-  ).pipe(span("assistants.update", { "studio.assistant.id": assistantId }))
+): Effect.Effect<Assistant, RequestError, StudioClient> => updateOperation({ id: assistantId, request })
 
-const del = (assistantId: string): Effect.Effect<DeletedAssistant, StudioError, StudioClient> =>
-  withAssistantId("assistants.delete", assistantId, (client, id) =>
-    client.json({
-      operation: "assistants.delete",
-      method: "DELETE",
-      path: `${assistantsPath}/${id}`,
-      response: DeletedAssistant
-    })).pipe(span("assistants.delete", { "studio.assistant.id": assistantId }))
+const del: (assistantId: string) => Effect.Effect<DeletedAssistant, RequestError, StudioClient> = deleteOperation
 
 export {
   /**

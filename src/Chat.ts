@@ -16,7 +16,7 @@ import {
   type Usage
 } from "./ChatSchema.js"
 import { parseChunk } from "./internal/chunk.js"
-import { spanOptions } from "./internal/telemetry.js"
+import * as Operation from "./internal/operation.js"
 import {
   type RunToolsOptions,
   type ToolCallError,
@@ -24,9 +24,8 @@ import {
   toolLoop,
   type ToolLoopResult
 } from "./internal/toolLoop.js"
-import { validateRequest } from "./internal/validate.js"
-import { StudioClient } from "./StudioClient.js"
-import type { StudioError } from "./StudioError.js"
+import type { StudioClient } from "./StudioClient.js"
+import type { RequestError } from "./StudioError.js"
 
 const path = "/studio/v1/chat/completions"
 
@@ -57,6 +56,28 @@ const responseAttributes = (completion: ChatCompletion): Record<string, unknown>
 
 const withoutStream = ({ stream: _stream, ...rest }: typeof ChatRequest.Type) => rest
 
+const checkChatRequest = Operation.checkRequest(ChatRequest)
+
+const createOperation = Operation.json({
+  name: "chat.create",
+  method: "POST",
+  check: checkChatRequest,
+  path: () => path,
+  body: withoutStream,
+  response: ChatCompletion,
+  attributes: (valid) => requestAttributes(valid, false),
+  responseAttributes
+})
+
+const streamOperation = Operation.stream({
+  name: "chat.stream",
+  check: (operation, request: ChatRequest) => checkChatRequest(operation, { ...request, stream: true }),
+  path: () => path,
+  body: (valid) => valid,
+  parse: parseChunk,
+  attributes: (valid) => requestAttributes(valid, true)
+})
+
 /**
  * Creates a chat completion. The request is checked against every rule of the interface first; a broken
  * rule fails with `ValidationError` and nothing is sent.
@@ -64,22 +85,8 @@ const withoutStream = ({ stream: _stream, ...rest }: typeof ChatRequest.Type) =>
  * @since 0.1.0
  * @category operations
  */
-export const create = (request: ChatRequest): Effect.Effect<ChatCompletion, StudioError, StudioClient> =>
-  Effect.flatMap(
-    validateRequest("chat", ChatRequest, request),
-    (valid) =>
-      Effect.flatMap(StudioClient, (client) =>
-        client.json({
-          operation: "chat",
-          method: "POST",
-          path,
-          body: withoutStream(valid),
-          response: ChatCompletion
-        })).pipe(
-          Effect.tap((completion) => Effect.annotateCurrentSpan(responseAttributes(completion))),
-          Effect.withSpan("studio.chat.create", spanOptions(requestAttributes(valid, false)))
-        )
-  )
+export const create: (request: ChatRequest) => Effect.Effect<ChatCompletion, RequestError, StudioClient> =
+  createOperation
 
 /**
  * Streams a chat completion as it is generated (sets `stream: true`). The stream ends at the service's
@@ -88,16 +95,7 @@ export const create = (request: ChatRequest): Effect.Effect<ChatCompletion, Stud
  * @since 0.1.0
  * @category operations
  */
-export const stream = (request: ChatRequest): Stream.Stream<Chunk, StudioError, StudioClient> =>
-  Stream.unwrap(
-    Effect.map(
-      Effect.zip(validateRequest("chat", ChatRequest, { ...request, stream: true }), StudioClient),
-      ([valid, client]) =>
-        client.events({ operation: "chat.stream", path, body: valid }, parseChunk).pipe(
-          Stream.withSpan("studio.chat.stream", spanOptions(requestAttributes(valid, true)))
-        )
-    )
-  )
+export const stream: (request: ChatRequest) => Stream.Stream<Chunk, RequestError, StudioClient> = streamOperation
 
 interface ChoiceState {
   content: string | null
@@ -211,7 +209,7 @@ export const runTools = <E = never, R = never>(
   request: ChatRequest,
   handlers: ToolHandlers<E, R>,
   options?: RunToolsOptions
-): Effect.Effect<ToolLoopResult, StudioError | ToolCallError | E, StudioClient | R> =>
+): Effect.Effect<ToolLoopResult, RequestError | ToolCallError | E, StudioClient | R> =>
   toolLoop(create, request, handlers, options)
 
 export {

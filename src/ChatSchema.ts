@@ -358,7 +358,7 @@ export const Usage = Schema.Struct({
  * @since 0.1.0
  * @category models
  */
-export type Usage = typeof Usage.Type
+export interface Usage extends Schema.Schema.Type<typeof Usage> {}
 
 /**
  * A tool call made by the model; `arguments` is a JSON string.
@@ -379,7 +379,7 @@ export const ToolCall = Schema.Struct({
  * @since 0.1.0
  * @category models
  */
-export type ToolCall = typeof ToolCall.Type
+export interface ToolCall extends Schema.Schema.Type<typeof ToolCall> {}
 
 /**
  * The generated message of one choice.
@@ -428,7 +428,7 @@ export const ChatCompletion = Schema.Struct({
  * @since 0.1.0
  * @category models
  */
-export type ChatCompletion = typeof ChatCompletion.Type
+export interface ChatCompletion extends Schema.Schema.Type<typeof ChatCompletion> {}
 
 // ---------------------------------------------------------------------------------------------------------
 // the stream
@@ -467,7 +467,7 @@ export const ChatDelta = Schema.Struct({
  * @since 0.1.0
  * @category models
  */
-export type ChatDelta = typeof ChatDelta.Type
+export interface ChatDelta extends Schema.Schema.Type<typeof ChatDelta> {}
 
 /**
  * @since 0.1.0
@@ -496,4 +496,4 @@ export const ChatCompletionChunk = Schema.Struct({
  * @since 0.1.0
  * @category models
  */
-export type ChatCompletionChunk = typeof ChatCompletionChunk.Type
+export interface ChatCompletionChunk extends Schema.Schema.Type<typeof ChatCompletionChunk> {}

@@ -15,11 +15,11 @@ import * as Option from "effect/Option"
 import * as Ref from "effect/Ref"
 import * as Schedule from "effect/Schedule"
 import * as Stream from "effect/Stream"
+import * as Operation from "./internal/operation.js"
 import { spanOptions } from "./internal/telemetry.js"
-import { pathSegment, validateRequest } from "./internal/validate.js"
 import { isTerminal, MaestroRun, RunRequest } from "./MaestroSchema.js"
-import { StudioClient } from "./StudioClient.js"
-import { PollTimeout, RunFailed, type StudioError } from "./StudioError.js"
+import type { StudioClient } from "./StudioClient.js"
+import { PollTimeout, type RequestError, RunFailed, type StudioError } from "./StudioError.js"
 
 const runsPath = "/studio/v1/maestro/runs"
 
@@ -98,6 +98,27 @@ const requestAttributes = (request: typeof RunRequest.Type): Record<string, unkn
   return attributes
 }
 
+const createOperation = Operation.json({
+  name: "maestro.create",
+  method: "POST",
+  check: Operation.checkRequest(RunRequest),
+  path: () => runsPath,
+  body: (valid) => valid,
+  response: MaestroRun,
+  attributes: requestAttributes,
+  responseAttributes: (run) => ({ "studio.run.id": run.id, "studio.run.status": run.status })
+})
+
+const retrieveOperation = Operation.json({
+  name: "maestro.retrieve",
+  method: "GET",
+  check: Operation.checkId("runId"),
+  path: ({ segment }) => `${runsPath}/${segment}`,
+  response: MaestroRun,
+  attributes: ({ id }) => ({ "studio.run.id": id }),
+  responseAttributes: (run) => ({ "studio.run.status": run.status })
+})
+
 /**
  * Creates a run. The request is checked against every rule of the interface first (input string or
  * alternating messages, at most 10 requirements of at most 128 words, tools, a single model, budget,
@@ -106,22 +127,7 @@ const requestAttributes = (request: typeof RunRequest.Type): Record<string, unkn
  * @since 0.1.0
  * @category operations
  */
-export const create = (request: RunRequest): Effect.Effect<MaestroRun, StudioError, StudioClient> =>
-  Effect.flatMap(
-    validateRequest("maestro.create", RunRequest, request),
-    (valid) =>
-      Effect.flatMap(StudioClient, (client) =>
-        client.json({
-          operation: "maestro.create",
-          method: "POST",
-          path: runsPath,
-          body: valid,
-          response: MaestroRun
-        })).pipe(
-          Effect.tap((run) => Effect.annotateCurrentSpan({ "studio.run.id": run.id, "studio.run.status": run.status })),
-          Effect.withSpan("studio.maestro.create", spanOptions(requestAttributes(valid)))
-        )
-  )
+export const create: (request: RunRequest) => Effect.Effect<MaestroRun, RequestError, StudioClient> = createOperation
 
 /**
  * Retrieves the current snapshot of a run. An unknown id fails with `NotFound`.
@@ -129,21 +135,7 @@ export const create = (request: RunRequest): Effect.Effect<MaestroRun, StudioErr
  * @since 0.1.0
  * @category operations
  */
-export const retrieve = (runId: string): Effect.Effect<MaestroRun, StudioError, StudioClient> =>
-  Effect.flatMap(
-    pathSegment("maestro.retrieve", "runId", runId),
-    (id) =>
-      Effect.flatMap(StudioClient, (client) =>
-        client.json({
-          operation: "maestro.retrieve",
-          method: "GET",
-          path: `${runsPath}/${id}`,
-          response: MaestroRun
-        }))
-  ).pipe(
-    Effect.tap((run) => Effect.annotateCurrentSpan("studio.run.status", run.status)),
-    Effect.withSpan("studio.maestro.retrieve", spanOptions({ "studio.run.id": runId }))
-  )
+export const retrieve: (runId: string) => Effect.Effect<MaestroRun, RequestError, StudioClient> = retrieveOperation
 
 /** The reason a failed run gives, or a stand-in when the service gave none. */
 const failureReason = (run: MaestroRun): string => run.error?.message ?? "the service gave no reason"

@@ -6,11 +6,19 @@
  *
  * @since 0.1.0
  */
+import * as Duration from "effect/Duration"
 import * as Schema from "effect/Schema"
 import { MaestroRun } from "./MaestroSchema.js"
 
-const withRequestId = (text: string, requestId: string | undefined) =>
-  requestId === undefined ? text : `${text} (request id ${requestId})`
+/**
+ * A message: what happened, the request id when the service sent one, then what to do next (every message
+ * ends with it). `what` ends without a full stop; one is added.
+ */
+const say = (what: string, requestId: string | undefined, next: string): string =>
+  `${what}${requestId === undefined ? "" : ` (request id ${requestId})`}. ${next}`
+
+/** A duration as people write it: `10s`, `1m 30s`, `250ms`. */
+const formatDuration = (duration: Duration.Duration): string => Duration.format(duration)
 
 /**
  * One problem found in a request, with the path of the offending field.
@@ -42,7 +50,10 @@ export class ValidationError extends Schema.TaggedError<ValidationError>()("Vali
       ? `Invalid ${this.operation} request`
       : `${this.status ?? 422} The service rejected the ${this.operation} request`
     const lines = this.issues.map((issue) => `  - ${issue.path}: ${issue.message}`)
-    return withRequestId([`${head}:`, ...lines].join("\n"), this.requestId)
+    const next = this.source === "client"
+      ? "Fix the fields listed above; nothing was sent."
+      : "Fix the fields listed above before sending again; retrying as is gives the same answer."
+    return say([`${head}:`, ...lines].join("\n"), this.requestId, next)
   }
 }
 
@@ -59,9 +70,10 @@ export class AuthError extends Schema.TaggedError<AuthError>()("AuthError", {
 }) {
   override get message(): string {
     const status = this.status === undefined ? "" : `${this.status} `
-    return withRequestId(
-      `${status}${this.detail} Check the API key (STUDIO_API_KEY) and its permissions.`,
-      this.requestId
+    return say(
+      `${status}${this.detail.replace(/\.$/, "")}`,
+      this.requestId,
+      "Check the API key (STUDIO_API_KEY, or the apiKey option) and its permissions."
     )
   }
 }
@@ -78,8 +90,10 @@ export class RateLimit extends Schema.TaggedError<RateLimit>()("RateLimit", {
   requestId: Schema.optional(Schema.String)
 }) {
   override get message(): string {
-    const wait = this.retryAfter === undefined ? "" : ` Retry after ${this.retryAfter.toString()}.`
-    return withRequestId(`429 ${this.detail}${wait}`, this.requestId)
+    const next = this.retryAfter === undefined
+      ? "Wait a little and call again, or lower your concurrency."
+      : `Retry after ${formatDuration(this.retryAfter)}, or lower your concurrency.`
+    return say(`429 ${this.detail.replace(/\.$/, "")}`, this.requestId, next)
   }
 }
 
@@ -91,10 +105,21 @@ export class RateLimit extends Schema.TaggedError<RateLimit>()("RateLimit", {
  */
 export class NotFound extends Schema.TaggedError<NotFound>()("NotFound", {
   detail: Schema.String,
-  requestId: Schema.optional(Schema.String)
+  requestId: Schema.optional(Schema.String),
+  /** The request's method and full address, so a wrong `baseUrl` shows. */
+  method: Schema.optional(Schema.String),
+  url: Schema.optional(Schema.String)
 }) {
+  /** Whether the address itself is unknown (the service's generic `Not Found`), not an id in it. */
+  get unknownRoute(): boolean {
+    return /^not found\.?$/i.test(this.detail.trim())
+  }
   override get message(): string {
-    return withRequestId(`404 ${this.detail}`, this.requestId)
+    const where = this.url === undefined ? "" : ` (${this.method === undefined ? "" : `${this.method} `}${this.url})`
+    const next = this.unknownRoute
+      ? "Check baseUrl: it is the service's address without a path such as /studio/v1 (for example https://api.ai21.com)."
+      : "Check the id, and that it belongs to this API key's organisation."
+    return say(`404 ${this.detail.replace(/\.$/, "")}${where}`, this.requestId, next)
   }
 }
 
@@ -116,7 +141,12 @@ export class ApiError extends Schema.TaggedError<ApiError>()("ApiError", {
       : this.detail === undefined
       ? this.body.slice(0, 200)
       : JSON.stringify(this.detail).slice(0, 200)
-    return withRequestId(`${this.status} ${detail}`, this.requestId)
+    const next = this.status >= 300 && this.status < 400
+      ? "Set baseUrl to the address that answers directly."
+      : this.status >= 500 || this.status === 408 || this.status === 409
+      ? "The service had a problem: retry later, and report the status and request id if it persists."
+      : "Check the request and baseUrl; report the status and request id if they are right."
+    return say(`${this.status} ${detail.trim().replace(/\.$/, "")}`, this.requestId, next)
   }
 }
 
@@ -132,7 +162,10 @@ export class TransportError extends Schema.TaggedError<TransportError>()("Transp
   reason: Schema.String
 }) {
   override get message(): string {
-    return `${this.method} ${this.url} failed: ${this.reason}`
+    const next = /before \[DONE\]/.test(this.reason)
+      ? "Retry the call (a stream is not retried for you once it has started)."
+      : "Check that the service is reachable at this address (network, proxy, TLS), then retry."
+    return say(`${this.method} ${this.url} failed: ${this.reason.trim().replace(/\.$/, "")}`, undefined, next)
   }
 }
 
@@ -150,7 +183,10 @@ export class TimeoutError extends Schema.TaggedError<TimeoutError>()("TimeoutErr
 }) {
   override get message(): string {
     const what = this.phase === "attempt" ? "did not answer" : "sent nothing"
-    return `${this.method} ${this.url} ${what} within ${this.timeout.toString()}`
+    const next = this.phase === "attempt"
+      ? "Retry, or raise the timeout option for long answers."
+      : "Retry, or raise the streamIdleTimeout option for slow streams."
+    return say(`${this.method} ${this.url} ${what} within ${formatDuration(this.timeout)}`, undefined, next)
   }
 }
 
@@ -167,7 +203,11 @@ export class DecodeError extends Schema.TaggedError<DecodeError>()("DecodeError"
   requestId: Schema.optional(Schema.String)
 }) {
   override get message(): string {
-    return withRequestId(`Unexpected ${this.operation} response: ${this.reason}`, this.requestId)
+    return say(
+      `Unexpected ${this.operation} response: ${this.reason.trim().replace(/\.$/, "")}`,
+      this.requestId,
+      "Check that baseUrl points at the Studio service; if it does, report this with the request id."
+    )
   }
 }
 
@@ -182,7 +222,11 @@ export class RunFailed extends Schema.TaggedError<RunFailed>()("RunFailed", {
   reason: Schema.String
 }) {
   override get message(): string {
-    return `Run ${this.run.id} failed: ${this.reason}`
+    return say(
+      `Run ${this.run.id} failed: ${this.reason.trim().replace(/\.$/, "")}`,
+      undefined,
+      "Fix what the reason names (often a tool or a requirement) and create a new run."
+    )
   }
 }
 
@@ -198,7 +242,11 @@ export class PollTimeout extends Schema.TaggedError<PollTimeout>()("PollTimeout"
 }) {
   override get message(): string {
     const status = this.lastRun === undefined ? "" : ` (last status: ${this.lastRun.status})`
-    return `Run ${this.runId} did not reach a terminal status before polling ended (deadline or schedule)${status}`
+    return say(
+      `Run ${this.runId} did not reach a terminal status before polling ended (deadline or schedule)${status}`,
+      undefined,
+      `The run goes on: keep polling with Maestro.poll("${this.runId}") and a longer deadline.`
+    )
   }
 }
 
@@ -219,6 +267,24 @@ export type StudioError =
   | DecodeError
   | RunFailed
   | PollTimeout
+
+/**
+ * Every error one request to the service can fail with: what `Chat.create`, `Chat.stream`,
+ * `Maestro.create`, `Maestro.retrieve` and the `Assistants` calls fail with. Polling adds `RunFailed` and
+ * `PollTimeout`.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export type RequestError =
+  | ValidationError
+  | AuthError
+  | RateLimit
+  | NotFound
+  | ApiError
+  | TransportError
+  | TimeoutError
+  | DecodeError
 
 /**
  * The schema of `StudioError`, for decoding errors sent across a boundary.

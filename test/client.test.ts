@@ -1,6 +1,6 @@
 import { FetchHttpClient } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
-import { ConfigProvider, Duration, Effect, Either, Exit, Fiber, Layer, Redacted, Stream } from "effect"
+import { ConfigProvider, Duration, Effect, Either, Fiber, Layer, Redacted, Stream } from "effect"
 import { readFileSync } from "node:fs"
 import { Chat, type ChatSchema, StudioClient, type StudioError } from "../src/index.js"
 import { version } from "../src/internal/version.js"
@@ -77,7 +77,9 @@ describe("status mapping", () => {
       const { result } = yield* createAgainst(() => ({ status: 404, json: { detail: "Assistant not found" } }))
       const error = failure(result)
       expect(error._tag).toBe("NotFound")
-      expect(error.message).toBe("404 Assistant not found")
+      expect(error.message).toMatch(
+        /^404 Assistant not found \(POST http:\/\/127\.0\.0\.1:\d+\/studio\/v1\/chat\/completions\)\. Check the id/
+      )
     }))
 
   it.effect("429 past maxRetries is RateLimit with the Retry-After delay", () =>
@@ -279,15 +281,22 @@ describe("configuration", () => {
       expect(server.requests[0]!.headers["authorization"]).toBe("Bearer sk-env")
     }).pipe(Effect.scoped))
 
-  it.effect("layerConfig fails when STUDIO_API_KEY is missing", () =>
+  it.effect("layerConfig without STUDIO_API_KEY: every call fails with AuthError, nothing is sent", () =>
     Effect.gen(function*() {
+      const server = yield* testServer(() => ({ json: {} }))
       const layer = StudioClient.layerConfig().pipe(
         Layer.provide(FetchHttpClient.layer),
-        Layer.provide(Layer.setConfigProvider(ConfigProvider.fromMap(new Map())))
+        Layer.provide(Layer.setConfigProvider(ConfigProvider.fromMap(new Map([["STUDIO_BASE_URL", server.url]]))))
       )
-      const exit = yield* Layer.build(layer).pipe(Effect.scoped, Effect.exit)
-      expect(Exit.isFailure(exit)).toBe(true)
-    }))
+      const exit = yield* Chat.create({ model: "fpmodel-mini", messages: [{ role: "user", content: "Hi" }] }).pipe(
+        Effect.provide(Layer.orDie(layer)),
+        Effect.either
+      )
+      const error = failure(exit)
+      expect(error._tag).toBe("AuthError")
+      expect(error.message).toContain("No API key is configured")
+      expect(server.requests.length).toBe(0)
+    }).pipe(Effect.scoped))
 
   it.effect("refuses http:// to a host other than loopback unless allowed", () =>
     Effect.gen(function*() {

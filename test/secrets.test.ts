@@ -2,7 +2,7 @@ import { FetchHttpClient } from "@effect/platform"
 import { NodeHttpClient } from "@effect/platform-node"
 import { describe, expect, it } from "@effect/vitest"
 import { Cause, Effect, Exit, Fiber, Layer, Redacted, Stream } from "effect"
-import { Chat, Maestro, StudioClient } from "../src/index.js"
+import { Chat, Maestro, StudioClient, StudioError } from "../src/index.js"
 import { canaries, canaryHttp, canaryKey, canaryMcp, runRequest } from "./support/canaries.js"
 import { advanceUntil, waitUntil } from "./support/clock.js"
 import { findSpan, logAtEveryLevel, makeRecording } from "./support/observe.js"
@@ -63,7 +63,7 @@ describe("secrets never leave the SDK", () => {
           const client = StudioClient.layer({ apiKey: Redacted.make(canaryKey), baseUrl: server.url }).pipe(
             Layer.provide(FetchHttpClient.layer)
           )
-          const calls = [
+          const calls: ReadonlyArray<Effect.Effect<unknown, StudioError.StudioError, StudioClient.StudioClient>> = [
             Chat.create({ model: "fpmodel-mini", messages: [{ role: "user", content: "Hi" }] }),
             Chat.stream({ model: "fpmodel-mini", messages: [{ role: "user", content: "Hi" }] }).pipe(Stream.runDrain),
             Maestro.create(runRequest)
@@ -119,7 +119,7 @@ describe("secrets never leave the SDK", () => {
             const client = StudioClient.layer({ apiKey: Redacted.make(canaryKey), baseUrl: server.url }).pipe(
               Layer.provide(transport)
             )
-            const calls = [
+            const calls: ReadonlyArray<Effect.Effect<unknown, StudioError.StudioError, StudioClient.StudioClient>> = [
               Chat.create({ model: "fpmodel-mini", messages: [{ role: "user", content: "Hi" }] }),
               Chat.stream({ model: "fpmodel-mini", messages: [{ role: "user", content: "Hi" }] }).pipe(
                 Stream.runDrain

@@ -6,7 +6,7 @@ import {
   AuthError,
   NotFound,
   RateLimit,
-  type StudioError,
+  type RequestError,
   ValidationError,
   ValidationIssue
 } from "../StudioError.js"
@@ -46,11 +46,14 @@ const fastApiIssues = (detail: unknown): Array<ValidationIssue> | undefined => {
 /** The error for a non-200 answer, from its status, headers and body text. */
 export const fromResponse = (input: {
   readonly operation: string
+  /** The request's method and full address, named by a 404. */
+  readonly method?: string | undefined
+  readonly url?: string | undefined
   readonly status: number
   readonly headers: Readonly<Record<string, string | undefined>>
   readonly body: string
   readonly now: number
-}): StudioError => {
+}): RequestError => {
   const { body, headers, operation, status } = input
   const requestId = requestIdOf(headers)
   const json = parseJson(body)
@@ -69,7 +72,12 @@ export const fromResponse = (input: {
     case 403:
       return new AuthError({ status, detail: detailText(detail, "Forbidden."), ...optionalId })
     case 404:
-      return new NotFound({ detail: detailText(detail, "Not found."), ...optionalId })
+      return new NotFound({
+        detail: detailText(detail, "Not Found"),
+        ...optionalId,
+        ...(input.method === undefined ? {} : { method: input.method }),
+        ...(input.url === undefined ? {} : { url: input.url })
+      })
     case 429: {
       const retryAfter = parseRetryAfter(headers, input.now)
       return new RateLimit({

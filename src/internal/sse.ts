@@ -281,11 +281,3 @@ export const decodeEventsWith = <A, E2>(
 export class EventError<E> {
   constructor(readonly error: E) {}
 }
-
-const identity = (data: string): string => data
-
-/**
- * The `data` of each event of a body, up to `[DONE]`. A body that ends before `[DONE]` fails with
- * `TransportError`: a stream cut short is never taken for a complete answer.
- */
-export const decodeEvents = (method: string, url: string) => decodeEventsWith(method, url, identity)

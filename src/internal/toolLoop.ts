@@ -6,7 +6,7 @@ import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import type { ChatCompletion, ChatRequest, ToolCall } from "../ChatSchema.js"
 import type { StudioClient } from "../StudioClient.js"
-import { type StudioError, ValidationError, ValidationIssue } from "../StudioError.js"
+import { type RequestError, ValidationError, ValidationIssue } from "../StudioError.js"
 import { showValue } from "./issues.js"
 import { spanOptions } from "./telemetry.js"
 
@@ -110,11 +110,11 @@ const answerText = (answer: unknown): string => typeof answer === "string" ? ans
  * exists, its arguments parse) before any handler runs, so a round either runs whole or not at all.
  */
 export const toolLoop = <E, R>(
-  create: (request: ChatRequest) => Effect.Effect<ChatCompletion, StudioError, StudioClient>,
+  create: (request: ChatRequest) => Effect.Effect<ChatCompletion, RequestError, StudioClient>,
   request: ChatRequest,
   handlers: ToolHandlers<E, R>,
   options: RunToolsOptions = {}
-): Effect.Effect<ToolLoopResult, StudioError | ToolCallError | E, StudioClient | R> =>
+): Effect.Effect<ToolLoopResult, RequestError | ToolCallError | E, StudioClient | R> =>
   Effect.suspend(() => {
     const maxRounds = bounded(options.maxRounds, defaultMaxRounds, limitRounds, "maxRounds")
     const concurrency = bounded(options.concurrency, defaultConcurrency, limitConcurrency, "concurrency")
@@ -140,7 +140,7 @@ export const toolLoop = <E, R>(
     const loop = (
       messages: ReadonlyArray<Message>,
       round: number
-    ): Effect.Effect<ToolLoopResult, StudioError | ToolCallError | E, StudioClient | R> =>
+    ): Effect.Effect<ToolLoopResult, RequestError | ToolCallError | E, StudioClient | R> =>
       Effect.flatMap(create({ ...request, messages }), (completion) => {
         const message = completion.choices[0]?.message
         const calls = message?.tool_calls ?? []

@@ -2,11 +2,27 @@
  * Checking a request against its schema before anything is sent.
  */
 import * as Effect from "effect/Effect"
+import type * as Either from "effect/Either"
+import type * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import { ValidationError, ValidationIssue } from "../StudioError.js"
 import { fromParseError } from "./issues.js"
 
 const parseOptions = { errors: "all", onExcessProperty: "preserve" } as const
+
+type Validator = (input: unknown) => Either.Either<any, ParseResult.ParseError>
+
+const validators = new WeakMap<Schema.Schema.Any, Validator>()
+
+/** The validator of a request schema, compiled once per schema. */
+const validatorOf = (schema: Schema.Schema.Any): Validator => {
+  let validator = validators.get(schema)
+  if (validator === undefined) {
+    validator = Schema.decodeUnknownEither(schema as Schema.Schema<unknown, unknown>, parseOptions)
+    validators.set(schema, validator)
+  }
+  return validator
+}
 
 /**
  * Decodes `input` with `schema`, reporting every broken rule with its path as one `ValidationError`.
@@ -17,8 +33,7 @@ export const validateRequest = <A, I>(
   schema: Schema.Schema<A, I>,
   input: unknown
 ): Effect.Effect<A, ValidationError> => {
-  const decode = Schema.decodeUnknownEither(schema, parseOptions)
-  const result = decode(input)
+  const result = validatorOf(schema)(input) as Either.Either<A, ParseResult.ParseError>
   return result._tag === "Right"
     ? Effect.succeed(result.right)
     : Effect.fail(

@@ -15,7 +15,7 @@ import * as Redacted from "effect/Redacted"
 import * as Stream from "effect/Stream"
 import fc from "fast-check"
 import { Assistants, Chat, Maestro, StudioClient } from "../../src/index.js"
-import { decodeEvents, SseParser } from "../../src/internal/sse.js"
+import { decodeEventsWith, SseParser } from "../../src/internal/sse.js"
 import { StudioError } from "../../src/StudioError.js"
 import { splitAt } from "../support/bytes.js"
 
@@ -92,7 +92,9 @@ describe("fuzzing the SSE decoder", () => {
         fc.array(fc.nat(), { maxLength: 8 }),
         async (bytes, cuts) => {
           const exit = await Effect.runPromiseExit(
-            Stream.runCollect(decodeEvents("POST", "/x")(Stream.fromIterable(splitAt(bytes, cuts))))
+            Stream.runCollect(
+              decodeEventsWith("POST", "/x", (data: string) => data)(Stream.fromIterable(splitAt(bytes, cuts)))
+            )
           )
           if (Exit.isSuccess(exit)) return Chunk.toReadonlyArray(exit.value).every((data) => typeof data === "string")
           return isTyped(exit)

@@ -239,7 +239,9 @@ for (const transport of both) {
         Effect.gen(function*() {
           const error = failureOf(yield* drive(Maestro.retrieve("no-such-run")))
           expect(error._tag).toBe("NotFound")
-          expect(error.message).toBe("404 Run no-such-run not found")
+          expect(error.message).toMatch(
+            /^404 Run no-such-run not found \(GET http:\/\/127\.0\.0\.1:\d+\/studio\/v1\/maestro\/runs\/no-such-run\)\. Check the id/
+          )
           expect(server.arrivals.length).toBe(1)
         })))
 

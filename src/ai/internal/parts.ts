@@ -19,7 +19,7 @@ const quote = (text: string): string => text.length <= maxQuoted ? text : `${tex
  * A chat `finish_reason` as `@effect/ai`'s: `tool_calls` and `content_filter` are spelled with a dash,
  * no reason is `unknown`, and a reason the SDK does not know yet is `other`.
  */
-export const finishReason = (reason: string | null): Response.FinishReason => {
+const finishReason = (reason: string | null): Response.FinishReason => {
   switch (reason) {
     case null:
       return "unknown"

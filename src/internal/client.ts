@@ -1,0 +1,236 @@
+/**
+ * The client service's requests: the base URL, auth, `User-Agent` and default headers added to every
+ * request, the per-attempt timeout, retries, the mapping of every answer to a typed result or error, the
+ * idle timeout of streams, and the scrubbing of secrets from every error.
+ */
+import * as HttpClient from "@effect/platform/HttpClient"
+import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
+import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
+import * as Clock from "effect/Clock"
+import type * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import type * as ParseResult from "effect/ParseResult"
+import * as Redacted from "effect/Redacted"
+import * as Schema from "effect/Schema"
+import * as Stream from "effect/Stream"
+import type { JsonRequest, Service, StreamRequest, StudioClientOptions } from "../StudioClient.js"
+import { AuthError, DecodeError, type RequestError, TimeoutError } from "../StudioError.js"
+import { defaultMaxResponseSize, readBody, readErrorBody } from "./body.js"
+import { withIdleTimeout } from "./idleTimeout.js"
+import { withoutRedirects } from "./redirect.js"
+import { fromResponse, requestIdOf } from "./responseError.js"
+import { retrySchedule } from "./retry.js"
+import { scrub, secretsOf } from "./scrub.js"
+import { decodeEventsWith, defaultMaxEventSize, type EventError } from "./sse.js"
+import { transportError } from "./transportError.js"
+import { version } from "./version.js"
+
+/** The settings of one call, resolved from the layer's options and the region's `RequestOptions`. */
+export interface Settings {
+  readonly maxRetries: number
+  readonly timeout: Duration.Duration
+  readonly streamIdleTimeout: Duration.Duration
+  readonly headers: Readonly<Record<string, string>>
+}
+
+/** What the service is made of, once the options are checked. */
+export interface ClientConfig {
+  readonly options: StudioClientOptions
+  /** The checked base URL, without a trailing slash. */
+  readonly baseUrl: string
+  /** The settings of the current call. */
+  readonly settings: Effect.Effect<Settings>
+}
+
+const decoders = new WeakMap<Schema.Schema.Any, (input: unknown) => Effect.Effect<any, ParseResult.ParseError>>()
+
+/** The decoder of a response schema, made once per schema. */
+const decoderOf = <A, I>(schema: Schema.Schema<A, I>): (input: unknown) => Effect.Effect<A, ParseResult.ParseError> => {
+  let decoder = decoders.get(schema)
+  if (decoder === undefined) {
+    decoder = Schema.decodeUnknown(schema)
+    decoders.set(schema, decoder)
+  }
+  return decoder
+}
+
+/** Whether an object has no own enumerable key. */
+export const isEmpty = (object: object): boolean => {
+  for (const _ in object) return false
+  return true
+}
+
+const missingKey = new AuthError({ detail: "No API key is configured (set STUDIO_API_KEY or pass apiKey)." })
+
+/** The client service over `transport`. */
+export const makeService = (config: ClientConfig, transport: HttpClient.HttpClient): Service => {
+  const { baseUrl, options } = config
+  const apiKey = options.apiKey
+  const maxResponseSize = options.maxResponseSize ?? defaultMaxResponseSize
+  // the headers every request gets unless it sets its own, in the order they override each other
+  const defaultHeaders: Record<string, string> = {
+    "User-Agent": `studio-effect/${version}`,
+    "Accept": "application/json",
+    ...(apiKey === undefined ? {} : { "Authorization": `Bearer ${Redacted.value(apiKey)}` }),
+    ...options.headers
+  }
+  // a request's own headers (per-call options, a stream's Accept) win over the defaults
+  const withDefaults = withoutRedirects(transport).pipe(
+    HttpClient.mapRequest((request) =>
+      HttpClientRequest.setHeaders(
+        HttpClientRequest.setHeaders(HttpClientRequest.prependUrl(request, baseUrl), defaultHeaders),
+        request.headers
+      )
+    )
+  )
+  const httpClient = options.transformClient === undefined ? withDefaults : options.transformClient(withDefaults)
+  const maxEventSize = options.maxEventSize ?? defaultMaxEventSize
+
+  const buildRequest = (
+    method: JsonRequest<unknown, unknown>["method"],
+    path: string,
+    body: unknown,
+    headers: Readonly<Record<string, string>>
+  ) => {
+    const bare = HttpClientRequest.make(method)(path)
+    const base = isEmpty(headers) ? bare : HttpClientRequest.setHeaders(bare, headers)
+    return body === undefined ? base : HttpClientRequest.bodyUnsafeJson(base, body)
+  }
+
+  /** Sends once; a non-200 answer becomes the error of its status. */
+  const send = (operation: string, request: HttpClientRequest.HttpClientRequest) =>
+    httpClient.execute(request).pipe(
+      Effect.mapError(transportError),
+      Effect.flatMap((response) =>
+        response.status === 200 ? Effect.succeed(response) : Effect.flatMap(
+          Effect.zip(readErrorBody(response), Clock.currentTimeMillis),
+          ([body, now]) =>
+            Effect.fail(fromResponse({
+              operation,
+              method: request.method,
+              url: baseUrl + request.url,
+              status: response.status,
+              headers: response.headers,
+              body,
+              now
+            }))
+        )
+      )
+    )
+
+  const withAttemptTimeout = <A>(
+    request: HttpClientRequest.HttpClientRequest,
+    timeout: Duration.Duration,
+    effect: Effect.Effect<A, RequestError>
+  ) =>
+    Effect.timeoutFail(effect, {
+      duration: timeout,
+      onTimeout: () =>
+        new TimeoutError({ phase: "attempt", timeout, method: request.method, url: baseUrl + request.url })
+    })
+
+  const withRetries = <A>(
+    operation: string,
+    maxRetries: number,
+    attempt: Effect.Effect<A, RequestError>
+  ): Effect.Effect<A, RequestError> =>
+    attempt.pipe(
+      Effect.tapError((error) =>
+        Effect.logDebug("studio request attempt failed").pipe(
+          Effect.annotateLogs({ operation, error: error._tag })
+        )
+      ),
+      Effect.retry(retrySchedule(maxRetries))
+    )
+
+  const decodeBody = <A, I>(
+    operation: string,
+    response: HttpClientResponse.HttpClientResponse,
+    schema: Schema.Schema<A, I>
+  ) =>
+    Effect.flatMap(
+      Effect.catchTag(
+        readBody(response, maxResponseSize, operation),
+        "ResponseError",
+        (error) => Effect.fail(transportError(error))
+      ),
+      (text) => {
+        const decodeError = (reason: string) => {
+          // read only on failure: converting the response headers costs on every request
+          const requestId = requestIdOf(response.headers)
+          return new DecodeError({
+            operation,
+            reason,
+            body: text.slice(0, 1024),
+            ...(requestId === undefined ? {} : { requestId })
+          })
+        }
+        let json: unknown
+        try {
+          json = JSON.parse(text)
+        } catch {
+          return Effect.fail(decodeError("the body is not JSON"))
+        }
+        return Effect.mapError(
+          decoderOf(schema)(json),
+          (error: ParseResult.ParseError) => decodeError(error.message)
+        )
+      }
+    )
+
+  const json = <A, I>(request: JsonRequest<A, I>): Effect.Effect<A, RequestError> =>
+    Effect.flatMap(config.settings, (settings) => {
+      if (apiKey === undefined) return Effect.fail(missingKey)
+      const httpRequest = buildRequest(request.method, request.path, request.body, settings.headers)
+      const attempt = withAttemptTimeout(
+        httpRequest,
+        settings.timeout,
+        Effect.flatMap(
+          send(request.operation, httpRequest),
+          (response) => decodeBody(request.operation, response, request.response)
+        )
+      )
+      return Effect.mapError(
+        withRetries(request.operation, settings.maxRetries, attempt),
+        (error) => scrub(error, secretsOf(apiKey, request.body))
+      )
+    })
+
+  const streamBytes = (request: StreamRequest): Stream.Stream<Uint8Array, RequestError> =>
+    Stream.unwrapScoped(Effect.gen(function*() {
+      if (apiKey === undefined) {
+        return yield* missingKey
+      }
+      const settings = yield* config.settings
+      const httpRequest = buildRequest("POST", request.path, request.body, settings.headers).pipe(
+        HttpClientRequest.setHeader("Accept", "text/event-stream")
+      )
+      const response = yield* withRetries(
+        request.operation,
+        settings.maxRetries,
+        withAttemptTimeout(httpRequest, settings.timeout, send(request.operation, httpRequest))
+      )
+      return withIdleTimeout(
+        Stream.mapError(response.stream, transportError),
+        settings.streamIdleTimeout,
+        () =>
+          new TimeoutError({
+            phase: "stream-idle",
+            timeout: settings.streamIdleTimeout,
+            method: httpRequest.method,
+            url: baseUrl + httpRequest.url
+          })
+      )
+    }))
+
+  const events = <A>(
+    request: StreamRequest,
+    parse: (data: string) => A | EventError<RequestError>
+  ): Stream.Stream<A, RequestError> =>
+    streamBytes(request).pipe(
+      decodeEventsWith("POST", baseUrl + request.path, parse, { operation: request.operation, maxEventSize }),
+      Stream.mapError((error) => scrub(error, secretsOf(apiKey, request.body)))
+    )
+
+  return { httpClient, baseUrl, json, events }
+}
