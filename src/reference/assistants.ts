@@ -6,7 +6,7 @@
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as SynchronizedRef from "effect/SynchronizedRef"
-import type * as AssistantSchema from "../AssistantSchema.js"
+import * as AssistantSchema from "../AssistantSchema.js"
 import type { Ids } from "./ids.js"
 import type { RunConfiguration } from "./runs.js"
 
@@ -22,7 +22,10 @@ export const overridableFields = [
   "response_language"
 ] as const
 
-/** The stored assistant's configuration with the call's fields taking precedence, field by field. */
+/**
+ * The stored assistant's configuration with the call's fields taking precedence, field by field.
+ * Requirements in the service's assistant shape (`title`, `type`) become a run's (`name`, `is_mandatory`).
+ */
 export const mergeRunConfiguration = (
   assistant: Readonly<Record<string, unknown>>,
   call: typeof AssistantSchema.AssistantRunRequest.Type
@@ -31,6 +34,11 @@ export const mergeRunConfiguration = (
   for (const field of overridableFields) {
     const value = call[field] !== undefined ? call[field] : assistant[field]
     if (value !== undefined && value !== null) merged[field] = value
+  }
+  if (Array.isArray(merged.requirements)) {
+    merged.requirements = (merged.requirements as ReadonlyArray<AssistantSchema.ServiceRequirement>).map(
+      AssistantSchema.toRunRequirement
+    )
   }
   return { ...merged, input: call.input, include: call.include ?? [] } as RunConfiguration
 }
