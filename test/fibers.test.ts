@@ -36,7 +36,7 @@ const streamChunks = (tokens: number) => [
 ]
 const request = { model: "fpmodel-mini", messages: [{ role: "user" as const, content: "Hi" }] }
 
-const forksOf = <A, E>(effect: Effect.Effect<A, E>) =>
+const forksOf = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
   Effect.gen(function*() {
     const counter = new ForkCounter()
     yield* Effect.supervised(effect, counter)
