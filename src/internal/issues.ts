@@ -7,6 +7,7 @@ import * as Option from "effect/Option"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import * as AST from "effect/SchemaAST"
+import * as CodePoints from "./codePoints.js"
 
 /** One problem with a request: where it is (`messages[2].tool_call_id`) and what to do about it. */
 export interface Issue {
@@ -63,7 +64,7 @@ const render = (value: unknown): string => {
 /** A value as a message shows it: a scalar as JSON, cut short when long; an array or object by its kind. */
 export const showValue = (value: unknown): string => {
   const text = render(value)
-  return text.length <= maxShownLength ? text : `${text.slice(0, maxShownLength - 1)}…`
+  return CodePoints.clip(text, maxShownLength)
 }
 
 /**

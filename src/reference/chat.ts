@@ -4,6 +4,7 @@
  */
 import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
+import * as CodePoints from "../internal/codePoints.js"
 import type { Ids } from "./ids.js"
 import { countTokens, type Model, type ModelRequest, runModel, tokenize } from "./model.js"
 
@@ -43,13 +44,13 @@ export const promptTokens = (request: ModelRequest): number => {
   return total
 }
 
-/** The text before the earliest stop sequence, and whether one was found. */
+/** The text before the earliest stop sequence; a sequence only matches whole code points. */
 export const cutAtStop = (text: string, stop: ModelRequest["stop"]): string => {
   const sequences = stop === undefined ? [] : typeof stop === "string" ? [stop] : stop
   let end = text.length
   for (const sequence of sequences) {
     if (sequence === "") continue
-    const at = text.indexOf(sequence)
+    const at = CodePoints.indexOf(text, sequence)
     if (at !== -1 && at < end) end = at
   }
   return text.slice(0, end)
@@ -124,13 +125,6 @@ export const completion = (generated: Generated) => ({
   usage: generated.usage
 })
 
-/** Pieces of a tool call's arguments as they are streamed. */
-const argumentPieces = (text: string): ReadonlyArray<string> => {
-  const pieces: Array<string> = []
-  for (let i = 0; i < text.length; i += 16) pieces.push(text.slice(i, i + 16))
-  return pieces.length === 0 ? [""] : pieces
-}
-
 /**
  * The chunks of a streamed answer (one choice): the role first, then one chunk per token (or per piece of
  * a tool call), and last an empty content delta with `finish_reason` and the only `usage`.
@@ -146,7 +140,9 @@ export const chunks = (generated: Generated): Stream.Stream<unknown> => {
   const content = Stream.fromIterable(choice.tokens).pipe(Stream.map((token) => chunk({ content: token })))
   const calls = Stream.fromIterable(choice.toolCalls.flatMap((call, index) => [
     chunk({ tool_calls: [{ index, id: call.id, type: "function", function: { name: call.name } }] }),
-    ...argumentPieces(call.arguments).map((piece) => chunk({ tool_calls: [{ index, function: { arguments: piece } }] }))
+    ...CodePoints.pieces(call.arguments, 16).map((piece) =>
+      chunk({ tool_calls: [{ index, function: { arguments: piece } }] })
+    )
   ]))
   const last = Stream.succeed({ ...chunk({ content: "" }, choice.finishReason), usage: generated.usage })
   return first.pipe(Stream.concat(content), Stream.concat(calls), Stream.concat(last))

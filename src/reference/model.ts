@@ -6,6 +6,8 @@
  */
 import * as Effect from "effect/Effect"
 import type * as ChatSchema from "../ChatSchema.js"
+import * as CodePoints from "../internal/codePoints.js"
+import * as JsonSchemaValue from "./jsonSchemaValue.js"
 import { detect, type Language, phrases } from "./language.js"
 
 /**
@@ -138,10 +140,8 @@ const lastOf = <A>(items: ReadonlyArray<A>, predicate: (item: A) => boolean): A 
   return undefined
 }
 
-const oneLine = (text: string, max = 240): string => {
-  const flat = text.replace(/\s+/gu, " ").trim()
-  return flat.length <= max ? flat : `${flat.slice(0, max - 1).trimEnd()}…`
-}
+/** The text on one line, in at most `max` code points. */
+const oneLine = (text: string, max = 240): string => CodePoints.clip(text.replace(/\s+/gu, " ").trim(), max)
 
 const wordsOf = (text: string): Set<string> => new Set(text.toLowerCase().match(/[\p{L}\p{N}]{3,}/gu) ?? [])
 
@@ -168,90 +168,6 @@ const bestDocumentSentence = (request: ModelRequest, question: string) => {
     }
   }
   return best
-}
-
-type JsonSchema = Readonly<Record<string, unknown>>
-
-const asSchema = (value: unknown): JsonSchema =>
-  typeof value === "object" && value !== null && !Array.isArray(value) ? value as JsonSchema : {}
-
-/** Words the caller wrote with a capital letter inside a sentence: the likeliest names and places. */
-const properNouns = (text: string): Array<string> => {
-  const out: Array<string> = []
-  for (const match of text.matchAll(/(?<=[\p{L}\p{N},;:] )\p{Lu}[\p{L}-]+(?: \p{Lu}[\p{L}-]+)*/gu)) out.push(match[0])
-  return out
-}
-
-const quoted = (text: string): Array<string> =>
-  [...text.matchAll(/"([^"]+)"|“([^”]+)”|'([^']+)'/gu)].map((m) => m[1] ?? m[2] ?? m[3] ?? "")
-
-const numbersIn = (text: string): Array<number> => (text.match(/-?\d+(?:\.\d+)?/gu) ?? []).map(Number)
-
-const clamp = (value: number, schema: JsonSchema): number => {
-  let out = value
-  if (typeof schema.minimum === "number") out = Math.max(out, schema.minimum)
-  if (typeof schema.maximum === "number") out = Math.min(out, schema.maximum)
-  if (typeof schema.exclusiveMinimum === "number" && out <= schema.exclusiveMinimum) out = schema.exclusiveMinimum + 1
-  if (typeof schema.exclusiveMaximum === "number" && out >= schema.exclusiveMaximum) out = schema.exclusiveMaximum - 1
-  return out
-}
-
-const fitString = (value: string, schema: JsonSchema): string => {
-  let out = value
-  if (typeof schema.maxLength === "number") out = out.slice(0, Math.max(0, schema.maxLength))
-  if (typeof schema.minLength === "number" && out.length < schema.minLength) {
-    out = out.padEnd(schema.minLength, ".")
-  }
-  return out
-}
-
-/** A value of `schema` taken from the caller's text where it can be. */
-const valueFor = (schema: JsonSchema, name: string, text: string, depth = 0): unknown => {
-  if (Array.isArray(schema.enum) && schema.enum.length > 0) {
-    const lower = text.toLowerCase()
-    return schema.enum.find((option) => typeof option === "string" && lower.includes(option.toLowerCase())) ??
-      schema.enum[0]
-  }
-  if ("const" in schema) return schema.const
-  const type = Array.isArray(schema.type) ? schema.type[0] : schema.type
-  switch (type) {
-    case "integer": {
-      const found = numbersIn(text).find(Number.isInteger)
-      return Math.round(clamp(found ?? 1, schema))
-    }
-    case "number":
-    case "float": {
-      return clamp(numbersIn(text)[0] ?? 1, schema)
-    }
-    case "boolean":
-      return true
-    case "null":
-      return null
-    case "array": {
-      if (depth > 4) return []
-      const min = typeof schema.minItems === "number" ? schema.minItems : 1
-      const max = typeof schema.maxItems === "number" ? schema.maxItems : Math.max(min, 1)
-      const count = Math.min(Math.max(min, 1), max)
-      return Array.from({ length: count }, () => valueFor(asSchema(schema.items), name, text, depth + 1))
-    }
-    case "object":
-      return depth > 4 ? {} : objectFor(schema, text, depth + 1)
-    default: {
-      const candidate = quoted(text)[0] ?? properNouns(text)[0] ?? oneLine(text, 120)
-      return fitString(candidate, schema)
-    }
-  }
-}
-
-const objectFor = (schema: JsonSchema, text: string, depth = 0): Record<string, unknown> => {
-  const properties = asSchema(schema.properties)
-  const out: Record<string, unknown> = {}
-  for (const [key, property] of Object.entries(properties)) out[key] = valueFor(asSchema(property), key, text, depth)
-  // A required name the schema does not describe still needs a value; any value fits it.
-  for (const key of Array.isArray(schema.required) ? schema.required : []) {
-    if (typeof key === "string" && !(key in out)) out[key] = valueFor({}, key, text, depth)
-  }
-  return out
 }
 
 /** The tool whose name and description share most words with the request; the first on a tie. */
@@ -324,15 +240,15 @@ const answerSchemaMarker = "JSON Schema:"
  * The JSON Schema a structured answer must follow, when a system message ends with one after
  * "JSON Schema:" (as `studio-effect/ai` writes for `generateObject`); the last such message wins.
  */
-const answerSchema = (messages: ReadonlyArray<Message>): JsonSchema | undefined => {
-  let found: JsonSchema | undefined
+const answerSchema = (messages: ReadonlyArray<Message>): object | undefined => {
+  let found: object | undefined
   for (const message of messages) {
     if (message.role !== "system") continue
     const at = message.content.lastIndexOf(answerSchemaMarker)
     if (at === -1) continue
     try {
       const parsed: unknown = JSON.parse(message.content.slice(at + answerSchemaMarker.length))
-      if (typeof parsed === "object" && parsed !== null && !Array.isArray(parsed)) found = parsed as JsonSchema
+      if (typeof parsed === "object" && parsed !== null && !Array.isArray(parsed)) found = parsed
     } catch {
       // not a schema after all: the message is only text
     }
@@ -341,11 +257,13 @@ const answerSchema = (messages: ReadonlyArray<Message>): JsonSchema | undefined 
 }
 
 /** The JSON-mode answer: a value of the schema the prompt gives, otherwise `{"answer": text}`. */
-const jsonAnswer = (request: ModelRequest, text: string): string => {
+const jsonAnswer = (request: ModelRequest, context: ModelContext, text: string): string => {
   const schema = answerSchema(request.messages)
   if (schema === undefined) return JSON.stringify({ answer: text })
-  const lastUser = lastOf(request.messages, (m) => m.role === "user")
-  return JSON.stringify(valueFor(schema, "answer", lastUser?.content ?? ""))
+  const question = lastOf(request.messages, (m) => m.role === "user")?.content ?? ""
+  return JSON.stringify(
+    JsonSchemaValue.generate(schema, { text: question, random: generator(hash(question, context.seed)) }) ?? null
+  )
 }
 
 /**
@@ -355,7 +273,8 @@ const jsonAnswer = (request: ModelRequest, text: string): string => {
  * description best match the request, with arguments built from the function's parameter schema (values
  * taken from the request where it can: quoted text, names, numbers, enum options it mentions). In JSON
  * mode it answers `{"answer": "..."}`, or, when a system message ends with a JSON Schema after
- * "JSON Schema:", a value of that schema built the same way as tool arguments. With temperature 0 it is fully deterministic; otherwise the seed,
+ * "JSON Schema:", a value of that schema built the same way as tool arguments (within the same fixed
+ * limits, see `JsonSchemaValue`). With temperature 0 it is fully deterministic; otherwise the seed,
  * `temperature`, `top_p` and the choice index pick among sixteen openings, so `n` choices always differ.
  *
  * @since 0.1.0
@@ -366,12 +285,16 @@ export const builtIn: Model = (request, context) => {
   const tools = request.tools ?? []
   if (tools.length > 0 && last?.role === "user") {
     const tool = chooseTool(tools, last.content)
-    return {
-      toolCalls: [{ name: tool.function.name, arguments: objectFor(asSchema(tool.function.parameters), last.content) }]
-    }
+    const value = JsonSchemaValue.generate(tool.function.parameters ?? {}, {
+      text: last.content,
+      random: generator(hash(last.content, context.seed))
+    })
+    // a function's arguments are an object, whatever its parameter schema says
+    const args = typeof value === "object" && value !== null && !Array.isArray(value) ? value : {}
+    return { toolCalls: [{ name: tool.function.name, arguments: args }] }
   }
   const text = builtInText(request, context)
-  return request.response_format?.type === "json_object" ? jsonAnswer(request, text) : text
+  return request.response_format?.type === "json_object" ? jsonAnswer(request, context, text) : text
 }
 
 /**

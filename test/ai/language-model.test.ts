@@ -71,6 +71,13 @@ const weatherHandled = (calls: Array<unknown>) =>
 
 const question = "What is the weather in \"Paris\" in celsius?"
 
+/** Lets the in-memory service and its client run to their next wait (no time passes on any clock). */
+const settle = Effect.forEach(
+  Array.from({ length: 20 }),
+  () => Effect.promise(() => new Promise<void>((resolve) => setImmediate(resolve))),
+  { discard: true }
+)
+
 describe("StudioLanguageModel.generateText", () => {
   it.effect("answers with the service's text, finish reason and usage, as Chat.create does", () =>
     Effect.gen(function*() {
@@ -265,6 +272,24 @@ describe("StudioLanguageModel.streamText", () => {
       expect(finish?.type === "finish" && finish.reason).toBe("stop")
       expect(finish?.type === "finish" && finish.usage).toEqual(whole.usage)
     }).pipe(Effect.provide(studio({}, { temperature: 0 }))))
+
+  it.effect("hands each delta on before the service has generated the rest", () =>
+    Effect.gen(function*() {
+      const seen: Array<string> = []
+      const fiber = yield* LanguageModel.streamText({ prompt: "Tell me about the tides" }).pipe(
+        Stream.runForEach((part) => Effect.sync(() => seen.push(part.type))),
+        Effect.fork
+      )
+      // the service pauses a second between events: two seconds in, only the first few have been sent
+      yield* settle
+      yield* TestClock.adjust("2 seconds")
+      yield* settle
+      expect(seen).toContain("text-delta")
+      expect(seen).not.toContain("finish")
+      yield* TestClock.adjust("1 minute")
+      yield* Fiber.join(fiber)
+      expect(seen[seen.length - 1]).toBe("finish")
+    }).pipe(Effect.provide(studio({ streamEventDelay: "1 second" }))))
 
   it.effect("with a toolkit that may call tools it fails with MalformedInput, sending nothing", () => {
     const { model, requests } = recording()
