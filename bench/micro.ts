@@ -83,7 +83,8 @@ const fakeClient = StudioClient.StudioClient.of({
   httpClient: undefined as never,
   baseUrl: "http://127.0.0.1",
   json: () => Effect.die("not used"),
-  events: (_request, parse) => readStream().pipe(decodeEventsWith("POST", "x", parse))
+  events: (_request, parse) => readStream().pipe(decodeEventsWith("POST", "x", parse)),
+  redact: (error) => error
 })
 
 await time("Chat.stream, textDeltas, runForEach", () => {

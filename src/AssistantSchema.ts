@@ -8,9 +8,110 @@
  *
  * @since 0.1.0
  */
+import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import { optional } from "./internal/optional.js"
-import { Budget, ResponseLanguage, RunConfigurationFields, RunMessage } from "./MaestroSchema.js"
+import {
+  Budget,
+  Requirement,
+  RequirementDescription,
+  requirementList,
+  ResponseLanguage,
+  RunConfigurationFields,
+  RunMessage
+} from "./MaestroSchema.js"
+
+// ---------------------------------------------------------------------------------------------------------
+// requirements
+// ---------------------------------------------------------------------------------------------------------
+
+/**
+ * A requirement in the shape the real service stores on an assistant: `id`, `title`, `description` and
+ * `type`, each optional; it needs a title or a description.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const ServiceRequirement = Schema.Struct({
+  id: optional(Schema.String),
+  title: optional(Schema.String),
+  description: optional(RequirementDescription),
+  type: optional(Schema.String)
+}).pipe(
+  Schema.filter((requirement) =>
+    (requirement.title ?? "") !== "" || (requirement.description ?? "") !== "" || {
+      path: ["title"],
+      message: "a requirement needs a title or a description"
+    }
+  )
+)
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export type ServiceRequirement = typeof ServiceRequirement.Type
+
+const isRecord = (value: unknown): value is Readonly<Record<string, unknown>> =>
+  typeof value === "object" && value !== null && !Array.isArray(value)
+
+/**
+ * A requirement of an assistant, in either shape: with a `name`, a run's requirement
+ * (`{ name, description, is_mandatory? }`); without, the service's assistant shape
+ * (`{ id?, title?, description?, type? }`). Each is checked by its own rules, so a mistake is reported
+ * once, against the shape the caller used.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const AssistantRequirementInput: Schema.Schema<
+  Requirement | ServiceRequirement,
+  typeof Requirement.Encoded | typeof ServiceRequirement.Encoded
+> = Schema.declare<
+  Requirement | ServiceRequirement,
+  typeof Requirement.Encoded | typeof ServiceRequirement.Encoded,
+  readonly [typeof Requirement, typeof ServiceRequirement]
+>([Requirement, ServiceRequirement], {
+  decode: (run, service) => (input, options) =>
+    isRecord(input) && "name" in input
+      ? ParseResult.decodeUnknownEither(run)(input, options)
+      : ParseResult.decodeUnknownEither(service)(input, options),
+  encode: (run, service) => (input, options) =>
+    isRecord(input) && "name" in input
+      ? ParseResult.encodeUnknownEither(run)(input, options)
+      : ParseResult.encodeUnknownEither(service)(input, options)
+}, { title: "a requirement" })
+
+/**
+ * Up to ten requirements of an assistant, in either shape (they may be mixed).
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const AssistantRequirements = requirementList(AssistantRequirementInput)
+
+/**
+ * The run requirement an assistant requirement stands for. A run's requirement is itself; one of the
+ * service's shape becomes `name`: its `title` (else its `id`, else `requirement <n>` by position),
+ * `description`: its `description` (else its `title`), and `is_mandatory`: whether its `type` is
+ * `mandatory` (in any case).
+ *
+ * @since 0.1.0
+ * @category conversions
+ */
+export const toRunRequirement = (requirement: Requirement | ServiceRequirement, index: number): Requirement => {
+  if ("name" in requirement) return requirement
+  const title = requirement.title !== undefined && requirement.title !== "" ? requirement.title : undefined
+  const id = requirement.id !== undefined && requirement.id !== "" ? requirement.id : undefined
+  const description = requirement.description !== undefined && requirement.description !== ""
+    ? requirement.description
+    : title ?? ""
+  return {
+    name: title ?? id ?? `requirement ${index + 1}`,
+    description,
+    is_mandatory: requirement.type?.toLowerCase() === "mandatory"
+  }
+}
 
 // ---------------------------------------------------------------------------------------------------------
 // running an assistant
@@ -74,6 +175,7 @@ export const AssistantRunRequest = Schema.Struct({
   output_type: optional(OutputType),
   include: optional(Schema.Array(AssistantRunInclude)),
   ...RunConfigurationFields,
+  requirements: optional(AssistantRequirements),
   response_language: optional(AssistantResponseLanguage)
 }).annotations({ identifier: "AssistantRunRequest" })
 
@@ -231,6 +333,7 @@ const AssistantDetailsFields = {
   description: optional(Schema.String),
   avatar: optional(Schema.String),
   ...RunConfigurationFields,
+  requirements: optional(AssistantRequirements),
   response_language: optional(AssistantResponseLanguage),
   workflow_config: optional(WorkflowConfig),
   config_overrides: optional(JsonObject)

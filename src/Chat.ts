@@ -1,6 +1,7 @@
 /**
  * Chat completions: `create` for a whole answer, `stream` for its chunks as they are generated,
- * `accumulate` to add chunks up to the completion they make, and `textDeltas` for the text alone.
+ * `accumulate` to add chunks up to the completion they make, `textDeltas` for the text alone, and
+ * `runTools` for the tool loop.
  *
  * @since 0.1.0
  */
@@ -16,6 +17,13 @@ import {
 } from "./ChatSchema.js"
 import { parseChunk } from "./internal/chunk.js"
 import * as Operation from "./internal/operation.js"
+import {
+  type RunToolsOptions,
+  type ToolCallError,
+  type ToolHandlers,
+  toolLoop,
+  type ToolLoopResult
+} from "./internal/toolLoop.js"
 import type { StudioClient } from "./StudioClient.js"
 import type { RequestError } from "./StudioError.js"
 
@@ -182,3 +190,59 @@ export const textDeltas = <E, R>(self: Stream.Stream<Chunk, E, R>): Stream.Strea
     }
     return EffectChunk.unsafeFromArray(texts)
   })
+
+/**
+ * The tool loop: creates the completion of `request`, runs the handler of each tool call of its first
+ * choice (concurrently, at most `concurrency` at once), appends the assistant message as the service
+ * returned it and one `tool` message per call, and creates the next completion, until an answer without
+ * tool calls or `maxRounds` completions. It returns the last completion and the whole conversation.
+ *
+ * Outcomes: arguments that are not JSON fail with `ToolCallError` (`InvalidArguments`), a tool with no
+ * handler with `ToolCallError` (`UnknownTool`), both before any handler of that round runs; a handler's
+ * failure fails the loop with that error, unchanged (a handler that should let the model recover returns
+ * the error as its answer instead); the round limit ends with `finished: false`.
+ *
+ * @since 0.1.0
+ * @category tools
+ */
+export const runTools = <E = never, R = never>(
+  request: ChatRequest,
+  handlers: ToolHandlers<E, R>,
+  options?: RunToolsOptions
+): Effect.Effect<ToolLoopResult, RequestError | ToolCallError | E, StudioClient | R> =>
+  toolLoop(create, request, handlers, options)
+
+export {
+  /**
+   * A tool call `runTools` cannot run: arguments that are not JSON, or a tool with no handler.
+   *
+   * @since 0.1.0
+   * @category errors
+   */
+  ToolCallError
+} from "./internal/toolLoop.js"
+
+export type {
+  /**
+   * Options of `runTools`: `maxRounds` (default 8, at most 100) and `concurrency` (default 4, at most 64).
+   *
+   * @since 0.1.0
+   * @category tools
+   */
+  RunToolsOptions,
+  /**
+   * The handler of each tool, by function name: an `Effect` from the parsed arguments to the answer.
+   *
+   * @since 0.1.0
+   * @category tools
+   */
+  ToolHandlers,
+  /**
+   * What `runTools` ends with: the last completion, the whole conversation, the rounds, and whether it
+   * finished.
+   *
+   * @since 0.1.0
+   * @category tools
+   */
+  ToolLoopResult
+} from "./internal/toolLoop.js"

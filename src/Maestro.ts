@@ -18,7 +18,7 @@ import * as Stream from "effect/Stream"
 import * as Operation from "./internal/operation.js"
 import { spanOptions } from "./internal/telemetry.js"
 import { isTerminal, MaestroRun, RunRequest } from "./MaestroSchema.js"
-import type { StudioClient } from "./StudioClient.js"
+import { StudioClient } from "./StudioClient.js"
 import { PollTimeout, type RequestError, RunFailed, type StudioError } from "./StudioError.js"
 
 const runsPath = "/studio/v1/maestro/runs"
@@ -164,6 +164,13 @@ const runIdOf = (run: string | MaestroRun): string => typeof run === "string" ? 
 export const watch = (
   run: string | MaestroRun,
   options: PollOptions = {}
+): Stream.Stream<MaestroRun, StudioError, StudioClient> => watchRun(run, options, undefined)
+
+/** `watch`, with the request that created the run (when known), whose credentials its errors are scrubbed of. */
+const watchRun = (
+  run: string | MaestroRun,
+  options: PollOptions,
+  request: RunRequest | undefined
 ): Stream.Stream<MaestroRun, StudioError, StudioClient> => {
   const runId = runIdOf(run)
   const deadline = Duration.decode(options.deadline ?? defaultPollDeadline)
@@ -194,12 +201,15 @@ export const watch = (
         Stream.flatMap(emitSnapshot)
       )
 
-    if (!Duration.isFinite(deadline)) return snapshots
+    const client = yield* StudioClient
+    // a failed run's message may quote what a tool server was sent: scrub the key and any credentials
+    const redact = (error: StudioError) => client.redact(error, request)
+    if (!Duration.isFinite(deadline)) return Stream.mapError(snapshots, redact)
     const passDeadline = Effect.sleep(deadline).pipe(
       Effect.zipRight(Ref.get(last)),
       Effect.flatMap((lastRun) => Effect.fail(timeout(lastRun)))
     )
-    return Stream.interruptWhen(snapshots, passDeadline)
+    return Stream.mapError(Stream.interruptWhen(snapshots, passDeadline), redact)
   }))
 }
 
@@ -215,8 +225,14 @@ export const watch = (
 export const poll = (
   run: string | MaestroRun,
   options: PollOptions = {}
+): Effect.Effect<MaestroRun, StudioError, StudioClient> => pollRun(run, options, undefined)
+
+const pollRun = (
+  run: string | MaestroRun,
+  options: PollOptions,
+  request: RunRequest | undefined
 ): Effect.Effect<MaestroRun, StudioError, StudioClient> =>
-  Stream.runLast(watch(run, options)).pipe(
+  Stream.runLast(watchRun(run, options, request)).pipe(
     Effect.flatMap(Option.match({
       onNone: () => Effect.dieMessage("polling ended without a snapshot"),
       onSome: Effect.succeed
@@ -235,4 +251,5 @@ export const poll = (
 export const createAndPoll = (
   request: RunRequest,
   options: PollOptions = {}
-): Effect.Effect<MaestroRun, StudioError, StudioClient> => Effect.flatMap(create(request), (run) => poll(run, options))
+): Effect.Effect<MaestroRun, StudioError, StudioClient> =>
+  Effect.flatMap(create(request), (run) => pollRun(run, options, request))

@@ -79,6 +79,20 @@ export const countWords = (text: string): number => {
 }
 
 /**
+ * What a requirement asks for, in at most 128 words.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const RequirementDescription = Schema.String.pipe(
+  Schema.filter((text) => {
+    const words = countWords(text)
+    return words <= maxDescriptionWords ||
+      `a requirement description is at most ${maxDescriptionWords} words (got ${words})`
+  })
+)
+
+/**
  * A condition the output should meet. A mandatory requirement that is not fully met makes the overall
  * score 0.
  *
@@ -87,13 +101,7 @@ export const countWords = (text: string): number => {
  */
 export const Requirement = Schema.Struct({
   name: Schema.NonEmptyString.annotations({ message: () => "a requirement needs a name" }),
-  description: Schema.String.pipe(
-    Schema.filter((text) => {
-      const words = countWords(text)
-      return words <= maxDescriptionWords ||
-        `a requirement description is at most ${maxDescriptionWords} words (got ${words})`
-    })
-  ),
+  description: RequirementDescription,
   is_mandatory: optional(Schema.Boolean)
 })
 
@@ -104,18 +112,29 @@ export const Requirement = Schema.Struct({
 export type Requirement = typeof Requirement.Type
 
 /**
+ * A list of up to ten requirements of the given shape.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const requirementList = <A, I>(
+  requirement: Schema.Schema<A, I>
+): Schema.Schema<ReadonlyArray<A>, ReadonlyArray<I>> =>
+  withWholeChecks(
+    Schema.Array(requirement),
+    (input) =>
+      Array.isArray(input) && input.length > maxRequirements
+        ? [{ path: [], message: `at most ${maxRequirements} requirements per run (got ${input.length}): remove some` }]
+        : []
+  )
+
+/**
  * Up to ten requirements.
  *
  * @since 0.1.0
  * @category schemas
  */
-export const Requirements = withWholeChecks(
-  Schema.Array(Requirement),
-  (input) =>
-    Array.isArray(input) && input.length > maxRequirements
-      ? [{ path: [], message: `at most ${maxRequirements} requirements per run (got ${input.length}): remove some` }]
-      : []
-)
+export const Requirements = requirementList(Requirement)
 
 // ---------------------------------------------------------------------------------------------------------
 // tools

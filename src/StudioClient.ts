@@ -20,9 +20,10 @@ import * as Redacted from "effect/Redacted"
 import type * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 import { checkBaseUrl } from "./internal/baseUrl.js"
+import { checkSizes } from "./internal/body.js"
 import { isEmpty, makeService, type Settings } from "./internal/client.js"
 import type { EventError } from "./internal/sse.js"
-import type { RequestError, ValidationError } from "./StudioError.js"
+import type { RequestError, StudioError, ValidationError } from "./StudioError.js"
 
 /**
  * The service's address when none is given.
@@ -148,6 +149,12 @@ export interface Service {
     request: StreamRequest,
     parse: (data: string) => A | EventError<RequestError>
   ) => Stream.Stream<A, RequestError>
+  /**
+   * The error with the API key, and every tool credential value in `body` (a request's body), replaced in
+   * everything it carries. `json` and `events` already do this; it is for errors made from what a call
+   * returned (a failed run's message may quote a tool's header).
+   */
+  readonly redact: <E extends StudioError>(error: E, body?: unknown) => E
 }
 
 /**
@@ -229,6 +236,7 @@ export const make = (
 ): Effect.Effect<Service, ValidationError, HttpClient.HttpClient> =>
   Effect.gen(function*() {
     const baseUrl = yield* checkBaseUrl(options.baseUrl ?? defaultBaseUrl, options.allowInsecureHttp === true)
+    yield* checkSizes({ maxResponseSize: options.maxResponseSize, maxEventSize: options.maxEventSize })
     const transport = yield* HttpClient.HttpClient
     // most calls run with the default (empty) request options: resolve those once
     const defaults = resolved(options)

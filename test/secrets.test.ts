@@ -3,6 +3,7 @@ import { NodeHttpClient } from "@effect/platform-node"
 import { describe, expect, it } from "@effect/vitest"
 import { Cause, Effect, Exit, Fiber, Layer, Redacted, Stream } from "effect"
 import { Chat, Maestro, StudioClient, StudioError } from "../src/index.js"
+import { clientLayer, referenceServer } from "./reliability/harness.js"
 import { canaries, canaryHttp, canaryKey, canaryMcp, runRequest } from "./support/canaries.js"
 import { advanceUntil, waitUntil } from "./support/clock.js"
 import { findSpan, logAtEveryLevel, makeRecording } from "./support/observe.js"
@@ -161,6 +162,31 @@ describe("secrets never leave the SDK", () => {
       const everything = seen.join("\n")
       expect(everything).toContain("<redacted>")
       for (const canary of canaries) expect(everything).not.toContain(canary)
+    }))
+
+  it.effect("a failed run whose message quotes the key and the tool credentials: RunFailed scrubbed", () =>
+    Effect.gen(function*() {
+      for (const transport of ["fetch", "undici"] as const) {
+        yield* Effect.scoped(Effect.gen(function*() {
+          const server = yield* referenceServer({
+            apiKeys: [canaryKey],
+            failRun: (run) => `the tool server refused ${JSON.stringify(run.tools)} sent with ${canaryKey}`
+          })
+          const layer = clientLayer(server.url, transport)
+          const fiber = yield* Maestro.createAndPoll(runRequest).pipe(Effect.provide(layer), Effect.flip, Effect.fork)
+          yield* advanceUntil(() => fiber.unsafePoll() !== null, "1 second")
+          const error = yield* Fiber.join(fiber)
+          expect(error._tag).toBe("RunFailed")
+          const shown = [showError(error), Cause.pretty(Cause.fail(error))].join("\n")
+          expect(shown).toContain("the tool server refused")
+          expect(shown).toContain("<redacted>")
+          for (const canary of canaries) expect(shown).not.toContain(canary)
+          // polling by id alone knows only the key: that is scrubbed too
+          if (error._tag !== "RunFailed") return
+          const byId = yield* Maestro.poll(error.run.id).pipe(Effect.provide(layer), Effect.flip)
+          expect(showError(byId)).not.toContain(canaryKey)
+        }))
+      }
     }))
 
   it.effect("span attributes follow the GenAI conventions, with usage from the response", () =>

@@ -14,7 +14,7 @@ import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 import type { JsonRequest, Service, StreamRequest, StudioClientOptions } from "../StudioClient.js"
-import { AuthError, DecodeError, type RequestError, TimeoutError } from "../StudioError.js"
+import { AuthError, DecodeError, type RequestError, type StudioError, TimeoutError } from "../StudioError.js"
 import { defaultMaxResponseSize, readBody, readErrorBody } from "./body.js"
 import { withIdleTimeout } from "./idleTimeout.js"
 import { withoutRedirects } from "./redirect.js"
@@ -232,5 +232,7 @@ export const makeService = (config: ClientConfig, transport: HttpClient.HttpClie
       Stream.mapError((error) => scrub(error, secretsOf(apiKey, request.body)))
     )
 
-  return { httpClient, baseUrl, json, events }
+  const redact = <E extends StudioError>(error: E, body?: unknown): E => scrub(error, secretsOf(apiKey, body))
+
+  return { httpClient, baseUrl, json, events, redact }
 }
