@@ -109,8 +109,9 @@ describe("secrets never leave the SDK", () => {
     }).pipe(Effect.provide(observe))
   })
 
-  it.effect("a server that echoes the key and the tool credentials: scrubbed from every error kind", () =>
-    Effect.gen(function*() {
+  it.effect("a server that echoes the key and the tool credentials: scrubbed from every error kind", () => {
+    const { layer: observe, recording } = makeRecording()
+    return Effect.gen(function*() {
       const seen: Array<string> = []
       const tags = new Set<string>()
       for (const transport of [FetchHttpClient.layer, NodeHttpClient.layerUndici]) {
@@ -159,10 +160,15 @@ describe("secrets never leave the SDK", () => {
         "TransportError",
         "ValidationError"
       ])
-      const everything = seen.join("\n")
+      yield* logAtEveryLevel("recorder check")
+      // errors, and every log line and span of these calls (the recording did capture them)
+      expect(recording.logs.some((line) => line.includes("recorder check"))).toBe(true)
+      expect(recording.spans.some((span) => span.name === "studio.chat.create")).toBe(true)
+      const everything = [...seen, recording.text()].join("\n")
       expect(everything).toContain("<redacted>")
       for (const canary of canaries) expect(everything).not.toContain(canary)
-    }))
+    }).pipe(Effect.provide(observe))
+  })
 
   it.effect("a failed run whose message quotes the key and the tool credentials: RunFailed scrubbed", () =>
     Effect.gen(function*() {

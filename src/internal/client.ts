@@ -20,7 +20,7 @@ import { withIdleTimeout } from "./idleTimeout.js"
 import { withoutRedirects } from "./redirect.js"
 import { fromResponse, requestIdOf } from "./responseError.js"
 import { retrySchedule } from "./retry.js"
-import { scrub, secretsOf } from "./scrub.js"
+import { scrub, secretsOf, withRedactedHeaders } from "./scrub.js"
 import { decodeEventsWith, defaultMaxEventSize, type EventError } from "./sse.js"
 import { transportError } from "./transportError.js"
 import { version } from "./version.js"
@@ -75,7 +75,7 @@ export const makeService = (config: ClientConfig, transport: HttpClient.HttpClie
     ...options.headers
   }
   // a request's own headers (per-call options, a stream's Accept) win over the defaults
-  const withDefaults = withoutRedirects(transport).pipe(
+  const withDefaults = withRedactedHeaders(withoutRedirects(transport)).pipe(
     HttpClient.mapRequest((request) =>
       HttpClientRequest.setHeaders(
         HttpClientRequest.setHeaders(HttpClientRequest.prependUrl(request, baseUrl), defaultHeaders),
