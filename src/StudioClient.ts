@@ -20,6 +20,7 @@ import * as Redacted from "effect/Redacted"
 import type * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 import { checkBaseUrl } from "./internal/baseUrl.js"
+import { checkSizes } from "./internal/body.js"
 import { isEmpty, makeService, type Settings } from "./internal/client.js"
 import type { EventError } from "./internal/sse.js"
 import type { RequestError, StudioError, ValidationError } from "./StudioError.js"
@@ -235,6 +236,7 @@ export const make = (
 ): Effect.Effect<Service, ValidationError, HttpClient.HttpClient> =>
   Effect.gen(function*() {
     const baseUrl = yield* checkBaseUrl(options.baseUrl ?? defaultBaseUrl, options.allowInsecureHttp === true)
+    yield* checkSizes({ maxResponseSize: options.maxResponseSize, maxEventSize: options.maxEventSize })
     const transport = yield* HttpClient.HttpClient
     // most calls run with the default (empty) request options: resolve those once
     const defaults = resolved(options)

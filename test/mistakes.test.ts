@@ -13,6 +13,7 @@ import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
+import * as fc from "fast-check"
 import { Chat, Maestro, StudioClient, StudioError } from "../src/index.js"
 import { MaestroRun } from "../src/MaestroSchema.js"
 import { canaryKey, chatRequest, clientLayer, referenceServer, transports } from "./reliability/harness.js"
@@ -62,6 +63,53 @@ describe("base URL", () => {
         expect(Either.isLeft(refused) && refused.left.message).toMatch(/baseUrl: .*https:\/\/api\.ai21\.com/)
       }
     }))
+
+  /** A path segment that is neither empty nor a dot segment. */
+  const segment = fc.oneof(fc.stringMatching(/^[a-z0-9-]{1,8}$/), fc.constantFrom("studio", "v1"))
+  const prefix = fc.array(segment, { maxLength: 3 }).map((parts) => parts.map((part) => `/${part}`).join(""))
+
+  it.effect("property: …/studio/v1 is dropped, …/v1 refused, any other path kept (trailing slashes aside)", () =>
+    Effect.promise(() =>
+      fc.assert(fc.asyncProperty(
+        prefix,
+        fc.constantFrom("", "/studio/v1", "/v1"),
+        fc.constantFrom("", "/", "//"),
+        async (path, ending, slashes) => {
+          const given = `https://api.example.com${path}${ending}${slashes}`
+          const built = await Effect.runPromise(baseUrlOf({ apiKey: Redacted.make("k"), baseUrl: given }))
+          const kept = `${path}${ending}`
+          if (/\/studio\/v1$/.test(kept)) {
+            if (Either.isLeft(built)) throw new Error(built.left.message)
+            expect((await Effect.runPromise(built.right)).baseUrl).toBe(
+              `https://api.example.com${kept.replace(/\/studio\/v1$/, "")}`
+            )
+          } else if (/\/v1$/.test(kept)) {
+            expect(Either.isLeft(built) && built.left.message).toContain(
+              `use https://api.example.com${kept.replace(/\/v1$/, "")} (without /v1)`
+            )
+          } else {
+            if (Either.isLeft(built)) throw new Error(built.left.message)
+            expect((await Effect.runPromise(built.right)).baseUrl).toBe(`https://api.example.com${kept}`)
+          }
+        }
+      ))
+    ))
+
+  it.effect("property: maxResponseSize and maxEventSize are whole numbers of bytes, at least 1", () =>
+    Effect.promise(() =>
+      fc.assert(fc.asyncProperty(
+        fc.oneof(fc.integer({ min: -10, max: 1 << 30 }), fc.double(), fc.constant(Number.NaN)),
+        fc.constantFrom("maxResponseSize", "maxEventSize"),
+        async (size, option) => {
+          const built = await Effect.runPromise(build({ apiKey: Redacted.make("k"), [option]: size }))
+          if (Number.isSafeInteger(size) && size >= 1) expect(Either.isRight(built)).toBe(true)
+          else {
+            expect(Either.isLeft(built) && built.left._tag).toBe("ValidationError")
+            expect(Either.isLeft(built) && built.left.message).toContain(`${option}: ${size} is not a size`)
+          }
+        }
+      ))
+    ))
 
   for (const transport of ["fetch", "undici"] as const) {
     it.effect(`over ${transport}: the address serve prints for other SDKs (…/studio/v1) works as is`, () =>

@@ -7,13 +7,33 @@ import type * as HttpClientError from "@effect/platform/HttpClientError"
 import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
 import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
-import { DecodeError } from "../StudioError.js"
+import { DecodeError, ValidationError, ValidationIssue } from "../StudioError.js"
 
 /** The largest non-streamed answer when no `maxResponseSize` is given: 32 MiB. */
 export const defaultMaxResponseSize = 32 * 1024 * 1024
 
 /** How much of an error's body is read (and kept): 8 KiB. */
 export const errorBodyLimit = 8 * 1024
+
+/**
+ * Checks the client's size limits (`maxResponseSize`, `maxEventSize`): each, when given, a whole number of
+ * bytes, at least 1.
+ */
+export const checkSizes = (
+  sizes: Readonly<Record<"maxResponseSize" | "maxEventSize", number | undefined>>
+): Effect.Effect<void, ValidationError> => {
+  const issues: Array<ValidationIssue> = []
+  for (const [path, size] of Object.entries(sizes)) {
+    if (size !== undefined && !(Number.isSafeInteger(size) && size >= 1)) {
+      issues.push(
+        new ValidationIssue({ path, message: `${size} is not a size: use a whole number of bytes, such as 8388608` })
+      )
+    }
+  }
+  return issues.length === 0
+    ? Effect.void
+    : Effect.fail(new ValidationError({ operation: "client", source: "client", issues }))
+}
 
 /** A size as people write it: `32 MiB`, `8 KiB`, `100 bytes`. */
 export const formatSize = (size: number): string =>
