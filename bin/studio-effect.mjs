@@ -1,14 +1,12 @@
 #!/usr/bin/env node
-// The package's command: `studio-effect serve --port 8080` serves the reference service.
-// It runs the compiled CLI in dist/ (built by the package's `prepare` script on install).
-let cli
-try {
-  cli = await import("../dist/reference/cli.js")
-} catch (error) {
-  if (error?.code === "ERR_MODULE_NOT_FOUND" && String(error.message).includes("dist/reference/cli.js")) {
-    process.stderr.write("studio-effect: dist/ is missing; run `npm run build` first.\n")
-    process.exit(1)
-  }
-  throw error
+// The package's command (`studio-effect --help`): runs the compiled command in dist/, which the package
+// ships built. In a clone of the repository, build it first with `npm run build`.
+import { existsSync } from "node:fs"
+
+const entry = new URL("../dist/cli/main.js", import.meta.url)
+if (!existsSync(entry)) {
+  process.stderr.write("studio-effect: dist/cli/main.js is missing: run `npm run build` in the package first\n")
+  process.exit(1)
 }
-cli.main(process.argv.slice(2))
+const cli = await import(entry.href)
+cli.main(process.argv)

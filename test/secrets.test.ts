@@ -2,7 +2,9 @@ import { FetchHttpClient } from "@effect/platform"
 import { NodeHttpClient } from "@effect/platform-node"
 import { describe, expect, it } from "@effect/vitest"
 import { Cause, Effect, Exit, Fiber, Layer, Redacted, Stream } from "effect"
+import * as fc from "fast-check"
 import { Chat, Maestro, StudioClient, StudioError } from "../src/index.js"
+import { scrub, secretsOf } from "../src/internal/scrub.js"
 import { clientLayer, referenceServer } from "./reliability/harness.js"
 import { canaries, canaryHttp, canaryKey, canaryMcp, runRequest } from "./support/canaries.js"
 import { advanceUntil, waitUntil } from "./support/clock.js"
@@ -93,6 +95,8 @@ describe("secrets never leave the SDK", () => {
           const runBodies = server.requests.filter((request) => request.url === "/studio/v1/maestro/runs")
           for (const request of runBodies) expect(request.body).toContain(canaryMcp)
           expect(server.requests.length, name).toBeGreaterThan(0)
+          // the operation's span is propagated to the service in place of the platform's
+          for (const request of server.requests) expect(request.headers["traceparent"], name).toMatch(/^00-/)
         }))
       }
       yield* logAtEveryLevel("recorder check")
@@ -104,13 +108,15 @@ describe("secrets never leave the SDK", () => {
       const chatSpan = findSpan(recording, "studio.chat.create")
       expect(chatSpan._tag).toBe("Some")
       if (chatSpan._tag === "Some") expect(chatSpan.value.attributes.get("gen_ai.request.model")).toBe("fpmodel-mini")
-      expect(recording.spans.some((span) => span.attributes.has("http.request.header.authorization"))).toBe(true)
+      // the platform's own span per request is not made under the operation's: no span holds headers at all
+      expect(recording.spans.some((span) => span.attributes.has("http.request.header.authorization"))).toBe(false)
       for (const canary of canaries) expect(everything).not.toContain(canary)
     }).pipe(Effect.provide(observe))
   })
 
-  it.effect("a server that echoes the key and the tool credentials: scrubbed from every error kind", () =>
-    Effect.gen(function*() {
+  it.effect("a server that echoes the key and the tool credentials: scrubbed from every error kind", () => {
+    const { layer: observe, recording } = makeRecording()
+    return Effect.gen(function*() {
       const seen: Array<string> = []
       const tags = new Set<string>()
       for (const transport of [FetchHttpClient.layer, NodeHttpClient.layerUndici]) {
@@ -159,10 +165,15 @@ describe("secrets never leave the SDK", () => {
         "TransportError",
         "ValidationError"
       ])
-      const everything = seen.join("\n")
+      yield* logAtEveryLevel("recorder check")
+      // errors, and every log line and span of these calls (the recording did capture them)
+      expect(recording.logs.some((line) => line.includes("recorder check"))).toBe(true)
+      expect(recording.spans.some((span) => span.name === "studio.chat.create")).toBe(true)
+      const everything = [...seen, recording.text()].join("\n")
       expect(everything).toContain("<redacted>")
       for (const canary of canaries) expect(everything).not.toContain(canary)
-    }))
+    }).pipe(Effect.provide(observe))
+  })
 
   it.effect("a failed run whose message quotes the key and the tool credentials: RunFailed scrubbed", () =>
     Effect.gen(function*() {
@@ -188,6 +199,58 @@ describe("secrets never leave the SDK", () => {
         }))
       }
     }))
+
+  it("property: any key and credentials, echoed anywhere in any error kind, in any form, are scrubbed", () => {
+    // secrets from characters that cannot form the replacement text, with quotes, backslashes and inner
+    // spaces so that their JSON-escaped and URL-encoded forms differ
+    const secret = fc.stringMatching(/^[A-Z0-9_"\\/-][A-Z0-9_"\\ /-]{2,22}[A-Z0-9_"\\/-]$/)
+    const filler = fc.string({ maxLength: 12 })
+    fc.assert(fc.property(
+      secret,
+      fc.array(secret, { maxLength: 3 }),
+      fc.array(fc.tuple(filler, fc.nat(), fc.constantFrom("raw", "json", "url", "bare")), {
+        minLength: 1,
+        maxLength: 6
+      }),
+      (key, credentials, pieces) => {
+        const all = [key, ...credentials]
+        const text = pieces.map(([before, which, form]) => {
+          const value = all[which % all.length]!
+          const shown = form === "json"
+            ? JSON.stringify(value).slice(1, -1)
+            : form === "url"
+            ? encodeURIComponent(value)
+            : form === "bare"
+            ? `Bearer ${value}`
+            : value
+          return before + shown
+        }).join("")
+        const body = {
+          tools: credentials.map((value) => ({ type: "mcp", headers: { Authorization: `Bearer ${value}` } }))
+        }
+        const secrets = secretsOf(Redacted.make(key), body)
+        const errors = [
+          new StudioError.ApiError({ status: 500, body: text, detail: { text, list: [text] }, requestId: text }),
+          new StudioError.AuthError({ status: 401, detail: text, requestId: text }),
+          new StudioError.ValidationError({
+            operation: "chat",
+            source: "service",
+            issues: [new StudioError.ValidationIssue({ path: text, message: text })]
+          }),
+          new StudioError.TransportError({ method: "POST", url: text, reason: text }),
+          new StudioError.NotFound({ detail: text, url: text, method: "GET" }),
+          new StudioError.DecodeError({ operation: "chat", reason: text, body: text })
+        ]
+        for (const error of errors) {
+          const shown = showError(scrub(error, secrets))
+          for (const value of all) {
+            expect(shown).not.toContain(value)
+            expect(shown).not.toContain(encodeURIComponent(value))
+          }
+        }
+      }
+    ))
+  })
 
   it.effect("span attributes follow the GenAI conventions, with usage from the response", () =>
     Effect.gen(function*() {

@@ -17,7 +17,7 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
-import type { Span } from "effect/Tracer"
+import * as Tracer from "effect/Tracer"
 import type { Simplify } from "effect/Types"
 import * as Chat from "../Chat.js"
 import type { ChatCompletion, ChatRequest } from "../ChatSchema.js"
@@ -173,6 +173,8 @@ export const make = Effect.fnUntraced(function*(options: {
         annotateRequest(providerOptions.span, request)
         return chunkParts(Chat.stream(request), request.model).pipe(
           Stream.provideService(StudioClient, client),
+          // the SDK's span of the stream is a child of LanguageModel's, as for generateText
+          Stream.provideService(Tracer.ParentSpan, providerOptions.span),
           Stream.mapError(fromStudioError("streamText")),
           Stream.tap((part) => Effect.sync(() => annotateStreamPart(providerOptions.span, part)))
         )
@@ -253,7 +255,7 @@ const checkObject = (completion: ChatCompletion, schema: Schema.Schema.Any) => {
 const stopSequences = (stop: ChatRequest["stop"]): ReadonlyArray<string> | undefined =>
   stop === undefined || stop === null ? undefined : typeof stop === "string" ? [stop] : stop
 
-const annotateRequest = (span: Span, request: ChatRequest): void =>
+const annotateRequest = (span: Tracer.Span, request: ChatRequest): void =>
   Telemetry.addGenAIAnnotations(span, {
     system: "studio",
     operation: { name: "chat" },
@@ -266,7 +268,7 @@ const annotateRequest = (span: Span, request: ChatRequest): void =>
     }
   })
 
-const annotateCompletion = (span: Span, completion: ChatCompletion): void =>
+const annotateCompletion = (span: Tracer.Span, completion: ChatCompletion): void =>
   Telemetry.addGenAIAnnotations(span, {
     response: {
       id: completion.id,
@@ -275,7 +277,7 @@ const annotateCompletion = (span: Span, completion: ChatCompletion): void =>
     usage: { inputTokens: completion.usage.prompt_tokens, outputTokens: completion.usage.completion_tokens }
   })
 
-const annotateStreamPart = (span: Span, part: Response.StreamPartEncoded): void => {
+const annotateStreamPart = (span: Tracer.Span, part: Response.StreamPartEncoded): void => {
   if (part.type === "response-metadata") {
     Telemetry.addGenAIAnnotations(span, { response: { id: part.id } })
   } else if (part.type === "finish") {

@@ -4,6 +4,9 @@
  * the body, the request id. Before an error leaves the client, every string it carries is searched for the
  * API key and the tool credential values of the request, and each one found is replaced.
  */
+import * as Headers from "@effect/platform/Headers"
+import * as HttpClient from "@effect/platform/HttpClient"
+import * as Effect from "effect/Effect"
 import * as Redacted from "effect/Redacted"
 import type { StudioError } from "../StudioError.js"
 
@@ -96,3 +99,15 @@ const mentions = (error: StudioError, secrets: ReadonlyArray<string>): boolean =
 /** The error with every secret replaced in everything it carries; the same error when it holds none. */
 export const scrub = <E extends StudioError>(error: E, secrets: ReadonlyArray<string>): E =>
   secrets.length === 0 || !mentions(error, secrets) ? error : scrubValue(error, secrets, 0) as E
+
+/** Every header name: the transport's span shows no header value. */
+const everyHeader: ReadonlyArray<RegExp> = [/^/]
+
+/**
+ * The transport, with every header value redacted in its own span (`http.response.header.*`,
+ * `http.request.header.*`). A server may echo a secret in any response header (a request id that quotes
+ * the `Authorization` it got), and `@effect/platform` records response headers by name, so only a name
+ * list that covers them all keeps that out of traces. Errors keep the request id, scrubbed.
+ */
+export const withRedactedHeaders = (client: HttpClient.HttpClient): HttpClient.HttpClient =>
+  HttpClient.transform(client, (effect) => Effect.locally(effect, Headers.currentRedactedNames, everyHeader))

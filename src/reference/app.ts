@@ -18,7 +18,12 @@ import * as AssistantSchema from "../AssistantSchema.js"
 import { ChatRequest } from "../ChatSchema.js"
 import { RunRequest } from "../MaestroSchema.js"
 import { chatModels, runModels } from "../Models.js"
-import { makeAssistantStore, mergeRunConfiguration } from "./assistants.js"
+import {
+  type AssistantTooLarge,
+  defaultAssistantStoreLimits,
+  makeAssistantStore,
+  mergeRunConfiguration
+} from "./assistants.js"
 import { BodyTooLarge, declaredLength, defaultMaxBodyBytes, readText, tooLargeDetail } from "./body.js"
 import * as Chat from "./chat.js"
 import {
@@ -32,7 +37,7 @@ import {
 } from "./faults.js"
 import { makeIds } from "./ids.js"
 import { builtIn, type Model, type Reply, script } from "./model.js"
-import { makeRunStore, type RunFailure } from "./runs.js"
+import { defaultRunStoreLimits, makeRunStore, type RunFailure } from "./runs.js"
 import * as Sse from "./sse.js"
 import * as Wire from "./wire.js"
 
@@ -67,6 +72,14 @@ export interface ReferenceOptions {
   readonly maxBodyBytes?: number | undefined
   /** The deepest nesting of arrays and objects accepted in a JSON body (default 64); deeper is a 422. */
   readonly maxJsonDepth?: number | undefined
+  /** The most runs kept (default 1,000); a new run evicts the oldest, which then answers 404. */
+  readonly maxRuns?: number | undefined
+  /** The most characters of run JSON kept, all runs together (default 64 Mi); the oldest are evicted first. */
+  readonly maxRunsSize?: number | undefined
+  /** The most assistants kept (default 500); creating one more evicts the oldest. */
+  readonly maxAssistants?: number | undefined
+  /** The longest assistant kept, in characters of its JSON (default 32 Ki); a longer one is a 413. */
+  readonly maxAssistantSize?: number | undefined
 }
 
 /**
@@ -118,9 +131,14 @@ export const make = (
       seed,
       ids,
       stepDuration: Duration.decode(options.runStepDuration ?? Duration.millis(200)),
-      failRun: options.failRun
+      failRun: options.failRun,
+      maxRuns: options.maxRuns ?? defaultRunStoreLimits.maxRuns,
+      maxRunsSize: options.maxRunsSize ?? defaultRunStoreLimits.maxRunsSize
     })
-    const assistants = makeAssistantStore(ids)
+    const assistants = makeAssistantStore(ids, {
+      maxAssistants: options.maxAssistants ?? defaultAssistantStoreLimits.maxAssistants,
+      maxAssistantSize: options.maxAssistantSize ?? defaultAssistantStoreLimits.maxAssistantSize
+    })
     const keys = options.apiKeys === undefined ? undefined : new Set(options.apiKeys)
     const windows = new Map<string, { start: number; count: number }>()
     let requestCount = 0
@@ -245,12 +263,18 @@ export const make = (
 
     // -- assistants -----------------------------------------------------------------------------------
 
+    /** An assistant longer than the store keeps: 413, and nothing is stored. */
+    const tooLong = (error: AssistantTooLarge) => Effect.succeed(Wire.detail(413, error.message))
+
     const createAssistant = endpoint(Effect.gen(function*() {
       const request = yield* runBody(AssistantSchema.CreateAssistantRequest)
-      return Wire.json(yield* assistants.create(request))
+      return yield* assistants.create(request).pipe(
+        Effect.map(Wire.json),
+        Effect.catchTag("AssistantTooLarge", tooLong)
+      )
     }))
 
-    const listAssistants = endpoint(Effect.map(assistants.list, (list) => Wire.json(list)))
+    const listAssistants = endpoint(Effect.map(assistants.listJson, Wire.jsonText))
 
     const retrieveAssistant = endpoint(Effect.gen(function*() {
       const id = yield* param("id")
@@ -262,8 +286,10 @@ export const make = (
       const id = yield* param("id")
       if ((yield* assistants.retrieve(id)) === undefined) return Wire.notFound("Assistant", id)
       const request = yield* runBody(AssistantSchema.ModifyAssistantRequest)
-      const updated = yield* assistants.update(id, request)
-      return updated === undefined ? Wire.notFound("Assistant", id) : Wire.json(updated)
+      return yield* assistants.update(id, request).pipe(
+        Effect.map((updated) => updated === undefined ? Wire.notFound("Assistant", id) : Wire.json(updated)),
+        Effect.catchTag("AssistantTooLarge", tooLong)
+      )
     }))
 
     const deleteAssistant = endpoint(Effect.gen(function*() {

@@ -4,8 +4,8 @@
  * comes from the stored assistant.
  */
 import * as Clock from "effect/Clock"
+import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
-import * as SynchronizedRef from "effect/SynchronizedRef"
 import * as AssistantSchema from "../AssistantSchema.js"
 import type { Ids } from "./ids.js"
 import type { RunConfiguration } from "./runs.js"
@@ -89,17 +89,55 @@ const normalized = (assistant: Stored): Stored => {
 }
 
 /**
- * The assistants of one service. The store is one `SynchronizedRef` of an immutable map (copied on write,
- * in insertion order for `list`); every change is a single `modify`, so concurrent updates of one assistant
- * each see the previous one and none is lost.
+ * An assistant refused because its JSON would be longer than the store keeps.
  */
-export const makeAssistantStore = (ids: Ids) => {
-  const store = SynchronizedRef.unsafeMake<ReadonlyMap<string, Stored>>(new Map())
+export class AssistantTooLarge extends Data.TaggedError("AssistantTooLarge")<{
+  readonly size: number
+  readonly limit: number
+}> {
+  override get message(): string {
+    return `An assistant may hold at most ${this.limit} characters of JSON; this one would hold ${this.size}. ` +
+      "Shorten its system prompt, requirements or tools."
+  }
+}
+
+/** Limits of an assistant store. */
+export interface AssistantStoreLimits {
+  /** The most assistants kept; creating one more evicts the oldest. */
+  readonly maxAssistants: number
+  /** The longest stored assistant, in characters of its JSON. */
+  readonly maxAssistantSize: number
+}
+
+/** The limits of a store when none are given: 500 assistants of at most 32 Ki characters of JSON each. */
+export const defaultAssistantStoreLimits: AssistantStoreLimits = { maxAssistants: 500, maxAssistantSize: 32 * 1024 }
+
+/** An assistant with its JSON, made once per write: the size check and `list` both use it. */
+interface Entry {
+  readonly assistant: Stored
+  readonly json: string
+}
+
+/**
+ * The assistants of one service: a map in creation order (the oldest first, evicted first when full),
+ * changed in place so that a write costs the same whatever the store holds. Writes take one lock, so
+ * concurrent updates of one assistant each see the previous one and none is lost; reads take none.
+ */
+export const makeAssistantStore = (ids: Ids, limits: AssistantStoreLimits = defaultAssistantStoreLimits) => {
+  const assistants = new Map<string, Entry>()
+  const lock = Effect.unsafeMakeSemaphore(1)
   const isoNow = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis).toISOString())
 
+  const entryOf = (assistant: Stored): Effect.Effect<Entry, AssistantTooLarge> => {
+    const json = JSON.stringify(assistant)
+    return json.length > limits.maxAssistantSize
+      ? Effect.fail(new AssistantTooLarge({ size: json.length, limit: limits.maxAssistantSize }))
+      : Effect.succeed({ assistant, json })
+  }
+
   const create = (request: typeof AssistantSchema.CreateAssistantRequest.Type) =>
-    Effect.flatMap(isoNow, (now) => {
-      const stored = normalized({
+    Effect.flatMap(isoNow, (now) =>
+      entryOf(normalized({
         budget: "medium",
         visibility: "public",
         assistant_type: "default",
@@ -112,14 +150,27 @@ export const makeAssistantStore = (ids: Ids) => {
         user_id: "reference-user",
         created_at: now,
         updated_at: now
-      })
-      return SynchronizedRef.modify(store, (assistants) => [stored, new Map(assistants).set(stored.id, stored)])
-    })
+      })).pipe(
+        Effect.tap((entry) =>
+          Effect.sync(() => {
+            while (assistants.size >= Math.max(1, limits.maxAssistants)) {
+              assistants.delete(assistants.keys().next().value!)
+            }
+            assistants.set(entry.assistant.id, entry)
+          })
+        ),
+        Effect.map((entry) => entry.assistant),
+        lock.withPermits(1)
+      ))
 
-  const retrieve = (id: string): Effect.Effect<Stored | undefined> =>
-    Effect.map(SynchronizedRef.get(store), (assistants) => assistants.get(id))
+  const retrieve = (id: string): Effect.Effect<Stored | undefined> => Effect.sync(() => assistants.get(id)?.assistant)
 
-  const list = Effect.map(SynchronizedRef.get(store), (assistants) => ({ results: [...assistants.values()] }))
+  /** The JSON of `{"results": [...]}`, in creation order: at most `maxAssistants` of bounded size. */
+  const listJson = Effect.sync(() => {
+    const parts: Array<string> = []
+    for (const entry of assistants.values()) parts.push(entry.json)
+    return `{"results":[${parts.join(",")}]}`
+  })
 
   /**
    * Read-modify-write of one assistant, atomically: `f` gets the current value and returns the next one,
@@ -128,26 +179,23 @@ export const makeAssistantStore = (ids: Ids) => {
   const modify = <E, R>(
     id: string,
     f: (current: Stored) => Effect.Effect<Stored, E, R>
-  ): Effect.Effect<Stored | undefined, E, R> =>
-    SynchronizedRef.modifyEffect(store, (assistants) => {
+  ): Effect.Effect<Stored | undefined, E | AssistantTooLarge, R> =>
+    Effect.gen(function*() {
       const current = assistants.get(id)
-      if (current === undefined) return Effect.succeed([undefined, assistants] as const)
-      return Effect.map(f(current), (next) => {
-        const stored = normalized({ ...next, id })
-        return [stored, new Map(assistants).set(id, stored)] as const
-      })
-    })
+      if (current === undefined) return undefined
+      const entry = yield* Effect.flatMap(f(current.assistant), (next) => entryOf(normalized({ ...next, id })))
+      // set on an existing key keeps its place: an update does not make an assistant newer for eviction
+      assistants.set(id, entry)
+      return entry.assistant
+    }).pipe(lock.withPermits(1))
 
   const update = (id: string, request: typeof AssistantSchema.ModifyAssistantRequest.Type) =>
     modify(id, (current) => Effect.map(isoNow, (now) => ({ ...current, ...request, id, updated_at: now })))
 
   const remove = (id: string) =>
-    SynchronizedRef.modify(store, (assistants) => {
-      if (!assistants.has(id)) return [undefined, assistants]
-      const next = new Map(assistants)
-      next.delete(id)
-      return [{ object: "assistant", deleted: true, id }, next]
-    })
+    Effect.sync(() => assistants.delete(id) ? { object: "assistant", deleted: true, id } : undefined).pipe(
+      lock.withPermits(1)
+    )
 
-  return { create, retrieve, list, modify, update, remove }
+  return { create, retrieve, listJson, modify, update, remove }
 }

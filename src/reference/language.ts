@@ -2,6 +2,7 @@
  * The languages the reference service writes in, its fixed sentences in each, and a small detector used
  * both to answer in the caller's language and to check a language requirement.
  */
+import * as CodePoints from "../internal/codePoints.js"
 import * as MaestroSchema from "../MaestroSchema.js"
 
 /** A language a run can answer in. */
@@ -105,14 +106,18 @@ const stopWords: Readonly<Partial<Record<Language, ReadonlySet<string>>>> = {
 }
 
 /** Text outside quotations: a quoted request does not make an answer be in the request's language. */
-const unquoted = (text: string): string => text.replace(/"[^"]*"|«[^»]*»|„[^“”]*[“”]|“[^”]*”/gu, " ")
+const unquoted = (text: string): string =>
+  text.replace(/"[^"\n]{0,256}"|«[^»\n]{0,256}»|„[^“”\n]{0,256}[“”]|“[^”\n]{0,256}”/gu, " ")
+
+/** Only the first code points of a text are read: enough to tell its language, and a bound on the work. */
+const readLength = 4096
 
 /**
  * The language a text is written in, or `undefined` when nothing in it says. Arabic and Hebrew are told by
- * their scripts; the other languages by their most common words.
+ * their scripts; the other languages by their most common words. Only the first 4,096 code points are read.
  */
 export const detect = (text: string): Language | undefined => {
-  const plain = unquoted(text)
+  const plain = unquoted(CodePoints.take(text, readLength))
   const arabic = (plain.match(/\p{Script=Arabic}/gu) ?? []).length
   const hebrew = (plain.match(/\p{Script=Hebrew}/gu) ?? []).length
   const latin = (plain.match(/\p{Script=Latin}/gu) ?? []).length

@@ -3,6 +3,7 @@
  * and sentence limits, a language, a numbered or bulleted list, JSON, words to include or avoid, letter
  * case), how a run revises its draft to meet them, and how each requirement is scored.
  */
+import * as CodePoints from "../internal/codePoints.js"
 import { countWords, type Requirement } from "../MaestroSchema.js"
 import { detect, type Language, languages, phrases } from "./language.js"
 
@@ -38,14 +39,25 @@ const count = "(\\d+|one|two|three|four|five|six|seven|eight|nine|ten|single)"
 
 const toNumber = (text: string): number => numberWords[text.toLowerCase()] ?? Number(text)
 
+/**
+ * Only the first code points of a description are read: enough for any rule written for people, and a
+ * bound on the work of the patterns below whatever a request sends.
+ */
+const readLength = 4096
+
+/** The most words, and the most list items, a revision writes: a rule asking for more is met up to here. */
+export const maxWrittenWords = 10_000
+const maxWrittenItems = 1_000
+
 const quotedTerms = (text: string): Array<string> =>
-  [...text.matchAll(/"([^"]+)"|“([^”]+)”|'([^']+)'|«([^»]+)»/gu)].map((m) =>
+  [...text.matchAll(/"([^"\n]{1,256})"|“([^”\n]{1,256})”|'([^'\n]{1,256})'|«([^»\n]{1,256})»/gu)].map((m) =>
     (m[1] ?? m[2] ?? m[3] ?? m[4] ?? "").trim()
   )
     .filter((term) => term !== "")
 
 /** The checks a requirement's description asks for; none when the service cannot check it. */
-export const checksOf = (description: string): ReadonlyArray<Check> => {
+export const checksOf = (whole: string): ReadonlyArray<Check> => {
+  const description = CodePoints.take(whole, readLength)
   const text = description.toLowerCase()
   const checks: Array<Check> = []
   const maxWords = new RegExp(
@@ -202,8 +214,9 @@ const asList = (text: string, marker: (i: number) => string, items: number | und
     parts = parts.flatMap((part) => part.split(/,\s+|;\s+/u)).filter((p) => p !== "")
   }
   if (items !== undefined) {
-    parts = parts.slice(0, items)
-    while (parts.length < items) parts.push("…")
+    const wanted = Math.min(items, maxWrittenItems)
+    parts = parts.slice(0, wanted)
+    while (parts.length < wanted) parts.push("…")
   }
   return parts.map((part, i) => `${marker(i)} ${part}`).join("\n")
 }
@@ -222,7 +235,9 @@ export const revise = (draft: string, checks: ReadonlyArray<Check>, language: La
   if (includes.length > 0) text = `${phrases[language].terms} ${includes.join(", ")}. ${text}`
   for (const check of has("MaxSentences")) text = sentencesOf(text).slice(0, check.limit).join(" ")
   for (const check of has("MinWords")) {
-    while (countWords(text) < check.limit) text = `${text} ${phrases[language].honesty}`
+    const missing = Math.min(check.limit, maxWrittenWords) - countWords(text)
+    const honesty = phrases[language].honesty
+    if (missing > 0) text += ` ${honesty}`.repeat(Math.ceil(missing / countWords(honesty)))
   }
   const maxWords = Math.min(...has("MaxWords").map((check) => check.limit))
   const numberedList = has("NumberedList")[0]

@@ -42,6 +42,8 @@ interface Outcome {
 
 interface StoredRun {
   readonly id: string
+  /** Characters of the run's JSON once completed: what it counts for in the store's size budget. */
+  readonly size: number
   readonly createdAt: number
   readonly duration: number
   readonly include: ReadonlySet<string>
@@ -218,15 +220,35 @@ export const decide = (
 // the store
 // ---------------------------------------------------------------------------------------------------------
 
-/** The runs of one service. */
+/** The limits of a run store when none are given: 1,000 runs and 64 Mi characters of their JSON. */
+export const defaultRunStoreLimits = { maxRuns: 1000, maxRunsSize: 64 * 1024 * 1024 } as const
+
+/**
+ * The runs of one service: a map in creation order that keeps at most `maxRuns` runs and `maxRunsSize`
+ * characters of their JSON, evicting the oldest first (an evicted run is a 404). A write costs the same
+ * whatever the store holds.
+ */
 export const makeRunStore = (options: {
   readonly model: Model
   readonly seed: number
   readonly ids: Ids
   readonly stepDuration: Duration.Duration
   readonly failRun?: RunFailure | undefined
+  readonly maxRuns: number
+  readonly maxRunsSize: number
 }) => {
   const runs = new Map<string, StoredRun>()
+  let storedSize = 0
+
+  const store = (run: StoredRun): void => {
+    while (runs.size > 0 && (runs.size >= options.maxRuns || storedSize + run.size > options.maxRunsSize)) {
+      const oldest = runs.values().next().value!
+      runs.delete(oldest.id)
+      storedSize -= oldest.size
+    }
+    runs.set(run.id, run)
+    storedSize += run.size
+  }
 
   const create = (run: RunConfiguration) =>
     Effect.gen(function*() {
@@ -236,15 +258,18 @@ export const makeRunStore = (options: {
         metadata: include.has("requirements_result.metadata")
       })
       const now = yield* Clock.currentTimeMillis
+      const id = options.ids.uuid()
+      const failure = options.failRun?.(run)
       const stored: StoredRun = {
-        id: options.ids.uuid(),
+        id,
+        size: JSON.stringify(outcome).length + (failure?.length ?? 0) + id.length + 64,
         createdAt: now,
         duration: stepsOf(run.budget ?? "low") * Duration.toMillis(options.stepDuration),
         include,
         outcome,
-        failure: options.failRun?.(run)
+        failure
       }
-      runs.set(stored.id, stored)
+      store(stored)
       return view(stored, now)
     })
 

@@ -19,13 +19,13 @@ export interface FastApiIssue {
 /** The detail 401 answers carry, word for word as the service says it. */
 export const unauthorizedDetail = "Forbidden: Bad or missing API token."
 
+/** A JSON answer from its text; every success of the service is 200. */
+export const jsonText = (text: string, status = 200, headers: Readonly<Record<string, string>> = {}) =>
+  HttpServerResponse.text(text, { status, contentType: "application/json", headers })
+
 /** A JSON answer; every success of the service is 200. */
 export const json = (body: unknown, status = 200, headers: Readonly<Record<string, string>> = {}) =>
-  HttpServerResponse.text(JSON.stringify(body), {
-    status,
-    contentType: "application/json",
-    headers
-  })
+  jsonText(JSON.stringify(body), status, headers)
 
 /** `{"detail": "..."}` with a status. */
 export const detail = (status: number, message: string, headers: Readonly<Record<string, string>> = {}) =>

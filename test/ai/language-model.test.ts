@@ -20,6 +20,7 @@ import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 import * as TestClock from "effect/TestClock"
+import * as Tracer from "effect/Tracer"
 import { StudioLanguageModel } from "../../src/ai/index.js"
 import * as Chat from "../../src/Chat.js"
 import * as Reference from "../../src/reference/index.js"
@@ -582,6 +583,41 @@ describe("StudioLanguageModel errors and spans", () => {
         expect(span.attributes.get("gen_ai.response.id")).toMatch(/^chat-/)
       }
     }).pipe(Effect.provide(studio({}, { temperature: 0, max_tokens: 100 })), Effect.provide(layer))
+  })
+})
+
+describe("StudioLanguageModel spans", () => {
+  it.effect("the SDK's request spans are children of LanguageModel's, streamed or not", () => {
+    const parentOf = new Map<string, string>()
+    const tracer = Tracer.make({
+      span: (name, parent, context, links, startTime, kind) => {
+        parentOf.set(name, Option.match(parent, { onNone: () => "", onSome: (span) => span.spanId }))
+        return {
+          _tag: "Span",
+          name,
+          spanId: name,
+          traceId: "trace",
+          parent,
+          context,
+          status: { _tag: "Started", startTime },
+          attributes: new Map(),
+          links,
+          sampled: true,
+          kind,
+          end: () => {},
+          attribute: () => {},
+          event: () => {},
+          addLinks: () => {}
+        }
+      },
+      context: (f) => f()
+    })
+    return Effect.gen(function*() {
+      yield* LanguageModel.generateText({ prompt: "Tell me about the tides" })
+      yield* LanguageModel.streamText({ prompt: "Tell me about the tides" }).pipe(Stream.runDrain)
+      expect(parentOf.get("studio.chat.create")).toBe("LanguageModel.generateText")
+      expect(parentOf.get("studio.chat.stream")).toBe("LanguageModel.streamText")
+    }).pipe(Effect.provide(studio()), Effect.withTracer(tracer))
   })
 })
 
