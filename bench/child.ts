@@ -81,21 +81,30 @@ class MemoryWatch {
   }
 }
 
+/** CPU time (user and system) of this process since `start`, in µs: the client's own work, not the server's. */
+const cpuMicros = (start: NodeJS.CpuUsage): number => {
+  const { system, user } = process.cpuUsage(start)
+  return user + system
+}
+
 const target = (params: Params, mode: string, tokens: number): Target => ({
   origin: `${params.origin}/${mode}/${tokens}`
 })
 
 const requests = async (client: BenchClient, params: Params, count: number): Promise<Sample> => {
   const tally = emptyTally()
+  const cpu = process.cpuUsage()
   const start = performance.now()
   await client.requests(target(params, "events", 0), count, params.concurrency, (content) => addToken(tally, content))
   const ms = performance.now() - start
+  const cpuUs = cpuMicros(cpu)
   const expected = emptyTally()
   for (let i = 0; i < count; i++) addToken(expected, completionContent)
   return {
     ...check("answers", tally, expected),
     usPerRequest: (ms * 1000) / count,
-    requestsPerSecond: count / (ms / 1000)
+    requestsPerSecond: count / (ms / 1000),
+    cpuUsPerRequest: cpuUs / count
   }
 }
 
@@ -109,6 +118,7 @@ const streams = async (
   const tally = emptyTally()
   const memory = watchMemory ? new MemoryWatch() : undefined
   let firstToken = 0
+  const cpu = process.cpuUsage()
   const start = performance.now()
   await client.streams(target(params, params.mode, tokens), count, params.concurrency, (text) => {
     if (tally.count === 0) firstToken = performance.now()
@@ -116,8 +126,10 @@ const streams = async (
     if (memory !== undefined && (tally.count & 4095) === 0) memory.sample()
   })
   const ms = performance.now() - start
+  const cpuUs = cpuMicros(cpu)
   return {
     ...check(`${count} stream(s) of ${tokens} tokens`, tally, expectedStreamTally(tokens, count)),
+    cpuUsPerStream: cpuUs / count,
     tokensPerSecond: tally.count / (ms / 1000),
     streamsPerSecond: count / (ms / 1000),
     firstTokenMs: firstToken - start,
