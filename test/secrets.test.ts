@@ -2,7 +2,9 @@ import { FetchHttpClient } from "@effect/platform"
 import { NodeHttpClient } from "@effect/platform-node"
 import { describe, expect, it } from "@effect/vitest"
 import { Cause, Effect, Exit, Fiber, Layer, Redacted, Stream } from "effect"
+import * as fc from "fast-check"
 import { Chat, Maestro, StudioClient, StudioError } from "../src/index.js"
+import { scrub, secretsOf } from "../src/internal/scrub.js"
 import { clientLayer, referenceServer } from "./reliability/harness.js"
 import { canaries, canaryHttp, canaryKey, canaryMcp, runRequest } from "./support/canaries.js"
 import { advanceUntil, waitUntil } from "./support/clock.js"
@@ -197,6 +199,58 @@ describe("secrets never leave the SDK", () => {
         }))
       }
     }))
+
+  it("property: any key and credentials, echoed anywhere in any error kind, in any form, are scrubbed", () => {
+    // secrets from characters that cannot form the replacement text, with quotes, backslashes and inner
+    // spaces so that their JSON-escaped and URL-encoded forms differ
+    const secret = fc.stringMatching(/^[A-Z0-9_"\\/-][A-Z0-9_"\\ /-]{2,22}[A-Z0-9_"\\/-]$/)
+    const filler = fc.string({ maxLength: 12 })
+    fc.assert(fc.property(
+      secret,
+      fc.array(secret, { maxLength: 3 }),
+      fc.array(fc.tuple(filler, fc.nat(), fc.constantFrom("raw", "json", "url", "bare")), {
+        minLength: 1,
+        maxLength: 6
+      }),
+      (key, credentials, pieces) => {
+        const all = [key, ...credentials]
+        const text = pieces.map(([before, which, form]) => {
+          const value = all[which % all.length]!
+          const shown = form === "json"
+            ? JSON.stringify(value).slice(1, -1)
+            : form === "url"
+            ? encodeURIComponent(value)
+            : form === "bare"
+            ? `Bearer ${value}`
+            : value
+          return before + shown
+        }).join("")
+        const body = {
+          tools: credentials.map((value) => ({ type: "mcp", headers: { Authorization: `Bearer ${value}` } }))
+        }
+        const secrets = secretsOf(Redacted.make(key), body)
+        const errors = [
+          new StudioError.ApiError({ status: 500, body: text, detail: { text, list: [text] }, requestId: text }),
+          new StudioError.AuthError({ status: 401, detail: text, requestId: text }),
+          new StudioError.ValidationError({
+            operation: "chat",
+            source: "service",
+            issues: [new StudioError.ValidationIssue({ path: text, message: text })]
+          }),
+          new StudioError.TransportError({ method: "POST", url: text, reason: text }),
+          new StudioError.NotFound({ detail: text, url: text, method: "GET" }),
+          new StudioError.DecodeError({ operation: "chat", reason: text, body: text })
+        ]
+        for (const error of errors) {
+          const shown = showError(scrub(error, secrets))
+          for (const value of all) {
+            expect(shown).not.toContain(value)
+            expect(shown).not.toContain(encodeURIComponent(value))
+          }
+        }
+      }
+    ))
+  })
 
   it.effect("span attributes follow the GenAI conventions, with usage from the response", () =>
     Effect.gen(function*() {

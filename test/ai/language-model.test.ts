@@ -407,6 +407,26 @@ describe("StudioLanguageModel with a toolkit", () => {
     }).pipe(Effect.provide(weatherHandled(calls)), Effect.provide(studio({ model })))
   })
 
+  it.effect("the handler gets the arguments decoded by the tool's schema, not as the model wrote them", () => {
+    const Forecast = Tool.make("forecast", {
+      description: "The forecast of a city for a number of days",
+      parameters: { city: Schema.String, days: Schema.NumberFromString },
+      success: Schema.String
+    })
+    const Forecasts = Toolkit.make(Forecast)
+    const received: Array<unknown> = []
+    return Effect.gen(function*() {
+      const response = yield* LanguageModel.generateText({ prompt: "Forecast for Oslo, 3 days", toolkit: Forecasts })
+      expect(received).toEqual([{ city: "Oslo", days: 3 }])
+      expect(response.toolCalls[0]?.params).toEqual({ city: "Oslo", days: 3 })
+    }).pipe(
+      Effect.provide(Forecasts.toLayer({
+        forecast: (params) => Effect.sync(() => (received.push(params), `${params.days} days of sun`))
+      })),
+      Effect.provide(studio({ model: [{ toolCalls: [{ name: "forecast", arguments: { city: "Oslo", days: "3" } }] }] }))
+    )
+  })
+
   it.effect("a tool call whose arguments break the tool's schema is MalformedOutput and no handler runs", () => {
     const calls: Array<unknown> = []
     return Effect.gen(function*() {
