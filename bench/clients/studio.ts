@@ -1,6 +1,7 @@
 /**
  * This SDK, written as an Effect application would use it: one runtime with the client layer, and each
- * scenario a single effect (`Effect.forEach` with `concurrency`, `Stream.runForEach` over `Chat.textDeltas`).
+ * scenario a single effect (`Effect.forEach` with `concurrency`; `Stream.runForEachChunk` over `Chat.textDeltas`,
+ * which takes the texts of each network read together, as `docs/streaming.md` advises for long streams).
  */
 import type * as HttpClient from "@effect/platform/HttpClient"
 import * as Effect from "effect/Effect"
@@ -43,7 +44,10 @@ export const makeClient = (transport: Layer.Layer<HttpClient.HttpClient>): Bench
         Effect.forEach(
           range(count),
           () =>
-            Stream.runForEach(Chat.textDeltas(Chat.stream(chatRequest)), (text) => Effect.sync(() => onToken(text))),
+            Stream.runForEachChunk(Chat.textDeltas(Chat.stream(chatRequest)), (texts) =>
+              Effect.sync(() => {
+                for (const text of texts) onToken(text)
+              })),
           { concurrency, discard: true }
         )
       ),
