@@ -26,7 +26,8 @@ export const allClients = [
   "effect-fetch",
   "effect-undici",
   "studio-fetch",
-  "studio-undici"
+  "studio-undici",
+  "studio-bridge"
 ] as const
 
 export const clientLabels: Record<string, string> = {
@@ -37,7 +38,8 @@ export const clientLabels: Record<string, string> = {
   "effect-fetch": "Effect floor, `FetchHttpClient`",
   "effect-undici": "Effect floor, `NodeHttpClient.layerUndici`",
   "studio-fetch": "studio-effect, `FetchHttpClient`",
-  "studio-undici": "studio-effect, `NodeHttpClient.layerUndici`"
+  "studio-undici": "studio-effect, `NodeHttpClient.layerUndici`",
+  "studio-bridge": "studio-effect outside Effect (`Chat.toAsyncIterable`, undici)"
 }
 
 export interface ScenarioSpec {
@@ -389,6 +391,18 @@ export const targets = (results: Results): Array<Verdict> => {
       target: `${title}: at least 0.9× raw \`fetch\`'s tok/s`,
       met: ours >= 0.9 * fetch,
       detail: `${transport.studio} ${show(ours)} tok/s = ${(ours / fetch).toFixed(2)}× fetch (${show(fetch)})`
+    })
+  }
+  for (const scenario of ["stream-events", "stream-coalesced"] as const) {
+    const bridge = value(scenario, "studio-bridge", "tokensPerSecond")
+    const fetch = value(scenario, "fetch", "tokensPerSecond")
+    if (bridge === undefined || fetch === undefined) continue
+    out.push({
+      target: `outside Effect (\`Chat.toAsyncIterable\`), 100k stream, ${
+        scenario === "stream-events" ? "one event per write" : "16 KiB writes"
+      }: at least 0.8× raw \`fetch\`'s tok/s`,
+      met: bridge >= 0.8 * fetch,
+      detail: `studio-bridge ${show(bridge)} tok/s = ${(bridge / fetch).toFixed(2)}× fetch (${show(fetch)})`
     })
   }
   {

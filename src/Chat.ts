@@ -7,6 +7,7 @@
  */
 import * as EffectChunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
+import { dual } from "effect/Function"
 import * as Stream from "effect/Stream"
 import {
   ChatCompletion,
@@ -15,6 +16,7 @@ import {
   type ToolCall,
   type Usage
 } from "./ChatSchema.js"
+import * as Bridge from "./internal/bridge.js"
 import { parseChunk } from "./internal/chunk.js"
 import * as Operation from "./internal/operation.js"
 import {
@@ -190,6 +192,78 @@ export const textDeltas = <E, R>(self: Stream.Stream<Chunk, E, R>): Stream.Strea
     }
     return EffectChunk.unsafeFromArray(texts)
   })
+
+/**
+ * A stream (of chunks from `stream`, or of text from `textDeltas`) as an `AsyncIterable`, for code outside
+ * Effect: `for await (const text of Chat.toAsyncIterable(Chat.textDeltas(Chat.stream(request)), runtime))`.
+ * `runtime` provides the `StudioClient` (a `ManagedRuntime` of its layer, or `yield* Effect.runtime()`).
+ * One effect runs per network read and hands over all the elements that read gave; a failure is thrown
+ * as its `StudioError`; leaving the loop early (`break`, `return`, a throw) releases the connection.
+ *
+ * @since 0.1.0
+ * @category streaming
+ */
+export const toAsyncIterable: {
+  <R>(runtime: Bridge.AnyRuntime<R>): <A, E>(self: Stream.Stream<A, E, R>) => AsyncIterable<A>
+  <A, E, R>(self: Stream.Stream<A, E, R>, runtime: Bridge.AnyRuntime<R>): AsyncIterable<A>
+} = dual(2, Bridge.toAsyncIterable)
+
+/**
+ * A stream (of chunks, or of text) as a web `ReadableStream`, for code outside Effect. Each network read
+ * becomes one pull of the `ReadableStream`; a failure errors it with its `StudioError`; cancelling it
+ * releases the connection.
+ *
+ * @since 0.1.0
+ * @category streaming
+ */
+export const toReadableStream: {
+  <R>(runtime: Bridge.AnyRuntime<R>): <A, E>(self: Stream.Stream<A, E, R>) => ReadableStream<A>
+  <A, E, R>(self: Stream.Stream<A, E, R>, runtime: Bridge.AnyRuntime<R>): ReadableStream<A>
+} = dual(
+  2,
+  <A, E, R>(self: Stream.Stream<A, E, R>, runtime: Bridge.AnyRuntime<R>): ReadableStream<A> =>
+    Bridge.toReadableStream(self, runtime, (elements) => elements)
+)
+
+const sseEncoder = new TextEncoder()
+const sseDone = sseEncoder.encode("data: [DONE]\n\n")
+
+/** The `error` event a forwarded stream ends with when the service's stream failed. */
+const sseError = (error: unknown): Uint8Array => {
+  const tagged = typeof error === "object" && error !== null && "_tag" in error
+  const type = tagged ? String((error as { _tag: unknown })._tag) : "Error"
+  const message = error instanceof Error ? error.message : String(error)
+  return sseEncoder.encode(`event: error\ndata: ${JSON.stringify({ error: { type, message } })}\n\n`)
+}
+
+/**
+ * A chat stream as the bytes of server-sent events, in the service's own format, to forward to a browser
+ * (the body of a `Response` with `Content-Type: text/event-stream`): `data: <chunk as JSON>` per chunk, one
+ * write per network read, and `data: [DONE]` at the end. When the stream fails, the body ends with an
+ * `event: error` whose data is `{"error":{"type":<the error's tag>,"message":...}}` and no `[DONE]`, so
+ * the browser can tell a failure from the end. Cancelling it (the browser went away) releases the
+ * connection to the service.
+ *
+ * @since 0.1.0
+ * @category streaming
+ */
+export const toEventStream: {
+  <R>(runtime: Bridge.AnyRuntime<R>): <E>(self: Stream.Stream<Chunk, E, R>) => ReadableStream<Uint8Array>
+  <E, R>(self: Stream.Stream<Chunk, E, R>, runtime: Bridge.AnyRuntime<R>): ReadableStream<Uint8Array>
+} = dual(
+  2,
+  <E, R>(self: Stream.Stream<Chunk, E, R>, runtime: Bridge.AnyRuntime<R>): ReadableStream<Uint8Array> =>
+    Bridge.toReadableStream(
+      self,
+      runtime,
+      (chunks) => {
+        let text = ""
+        for (const chunk of chunks) text += `data: ${JSON.stringify(chunk)}\n\n`
+        return [sseEncoder.encode(text)]
+      },
+      { onEnd: () => sseDone, onError: sseError }
+    )
+)
 
 /**
  * The tool loop: creates the completion of `request`, runs the handler of each tool call of its first

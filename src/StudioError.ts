@@ -142,11 +142,12 @@ export class ApiError extends Schema.TaggedError<ApiError>()("ApiError", {
       ? this.body.slice(0, 200)
       : JSON.stringify(this.detail).slice(0, 200)
     const next = this.status >= 300 && this.status < 400
-      ? "Set baseUrl to the address that answers directly."
+      ? "Set baseUrl to the address that answers directly, if you trust it."
       : this.status >= 500 || this.status === 408 || this.status === 409
       ? "The service had a problem: retry later, and report the status and request id if it persists."
       : "Check the request and baseUrl; report the status and request id if they are right."
-    return say(`${this.status} ${detail.trim().replace(/\.$/, "")}`, this.requestId, next)
+    const said = detail.trim().replace(/\.$/, "")
+    return say(said === "" ? `${this.status} (no detail)` : `${this.status} ${said}`, this.requestId, next)
   }
 }
 

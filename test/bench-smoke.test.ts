@@ -26,6 +26,27 @@ describe("bench harness", () => {
       }
     }
     expect(results["validation"]?.["studio-undici"]?.chatValidationUs).toBeGreaterThan(0)
-    expect(report(results, allClients)).toContain("| target | verdict | numbers |")
+    const printed = report(results, allClients)
+    expect(printed).toContain("| target | verdict | numbers |")
+    expect(printed).toContain("Effect floor")
+    // every target of the SDK is judged in the report
+    for (
+      const target of [
+        "sequential requests",
+        "requests at c=32",
+        "500 short streams",
+        "100k stream, one event per write",
+        "100k stream, 16 KiB writes",
+        "outside Effect",
+        "time to first token",
+        "validation of a typical chat request",
+        "1M-token stream"
+      ]
+    ) expect(printed).toContain(target)
+    for (const client of allClients) {
+      expect(results["sequential"]?.[client]?.cpuUsPerRequest, client).toBeGreaterThan(0)
+      expect(results["short-streams"]?.[client]?.cpuUsPerStream, client).toBeGreaterThan(0)
+      expect(results["stream-events"]?.[client]?.firstTokenMs, client).toBeGreaterThan(0)
+    }
   }, 120_000)
 })

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Effect, Exit, Scope } from "effect"
 import { type ChildProcess, execFile, spawn } from "node:child_process"
-import { readFileSync } from "node:fs"
+import { existsSync, readFileSync } from "node:fs"
 import { fileURLToPath } from "node:url"
 import * as Reference from "../src/reference/index.js"
 
@@ -194,6 +194,23 @@ describe("studio-effect run", () => {
     expect(out).toContainEqual(expect.stringMatching(/^short \*\s+1\.00\s+\S/))
     expect(out.at(-1)).toBe("score 1.00 (all_requirements_met); * mandatory")
     expect(result.stdout).toMatch(/^1\. /m)
+  })
+
+  // `script` (util-linux) runs the command on a pseudo-terminal, where the progress line is redrawn in place
+  it.skipIf(!existsSync("/usr/bin/script"))("on a terminal, the progress line is redrawn in place", async () => {
+    const command = `${JSON.stringify(process.execPath)} ${JSON.stringify(bin)} run --reference "Write two tips"`
+    const result = await new Promise<Result>((resolve) => {
+      execFile("/usr/bin/script", ["-qec", command, "/dev/null"], {
+        cwd: root,
+        env: { ...process.env, ...noService },
+        timeout: 60_000
+      }, (error, stdout, stderr) => resolve({ code: error === null ? 0 : 1, stdout, stderr }))
+    })
+    expect(result.code, result.stdout + result.stderr).toBe(0)
+    const redraws = result.stdout.split("\r\x1b[2K").slice(1)
+    expect(redraws[0]).toMatch(/^run \S+: in_progress, 0\.\ds, 0 polls/)
+    expect(redraws.at(-1)).toMatch(/^run \S+: completed, \d+\.\ds, \d+ polls?\r?\n/)
+    expect(result.stdout).toContain("Write two tips")
   })
 
   it("the newcomer's command works as typed", async () => {

@@ -208,6 +208,7 @@ describe("messages", () => {
     new StudioError.NotFound({ detail: "Not Found", method: "POST", url: "https://x/studio/v1/chat/completions" }),
     new StudioError.NotFound({ detail: "Run run-1 not found", requestId: "r" }),
     new StudioError.ApiError({ status: 500, body: "", detail: "Injected fault." }),
+    new StudioError.ApiError({ status: 502, body: "" }),
     new StudioError.ApiError({ status: 418, body: "I'm a teapot", requestId: "r" }),
     new StudioError.ApiError({ status: 302, body: "", detail: "redirect to https://elsewhere" }),
     new StudioError.TransportError({ method: "POST", url: "http://127.0.0.1:9/x", reason: "ECONNREFUSED" }),
@@ -236,7 +237,7 @@ describe("messages", () => {
     }
   })
 
-  it("durations print as people write them", () => {
+  it("durations print as people write them, and no message has an empty sentence", () => {
     expect(new StudioError.RateLimit({ detail: "slow", retryAfter: Duration.seconds(10) }).message).toContain(
       "Retry after 10s,"
     )
@@ -249,6 +250,6 @@ describe("messages", () => {
     expect(timeout.message).toBe(
       "POST u did not answer within 2m. Retry, or raise the timeout option for long answers."
     )
-    for (const error of samples) expect(error.message).not.toMatch(/Duration\(|Millis\(|Nanos\(/)
+    for (const error of samples) expect(error.message).not.toMatch(/Duration\(|Millis\(|Nanos\(|\.\.|^\d+ \./)
   })
 })

@@ -136,7 +136,7 @@ describe("a newcomer's first steps, from the packed tarball in a fresh project",
       timeout: 300_000
     })
     expect(installed.code, installed.stdout + installed.stderr).toBe(0)
-    expect(installed.stderr).not.toMatch(/ERESOLVE|prepare|deprecated/i)
+    expect(installed.stderr).not.toMatch(/ERESOLVE|prepare/i)
     expect(existsSync(join(project, "node_modules/studio-effect/dist/index.js"))).toBe(true)
     expect(existsSync(join(project, "node_modules/@effect/platform-node"))).toBe(false)
 

@@ -37,7 +37,9 @@ export const follow = (started: MaestroRun): Effect.Effect<MaestroRun, StudioErr
     })
     const draw = Effect.flatMap(line, (text) => redraw ? writeError(`\r\x1b[2K${text}`) : Console.error(text))
     yield* draw
-    const ticker = redraw ? yield* Effect.fork(Effect.repeat(draw, Schedule.spaced("1 second"))) : undefined
+    const ticker = redraw
+      ? yield* Effect.fork(Effect.delay(Effect.repeat(draw, Schedule.spaced("1 second")), "1 second"))
+      : undefined
     const last = yield* Maestro.watch(started).pipe(
       Stream.drop(1),
       Stream.tap((snapshot) =>

@@ -13,7 +13,7 @@ import { DecodeError, ValidationError, ValidationIssue } from "../StudioError.js
 export const defaultMaxResponseSize = 32 * 1024 * 1024
 
 /** How much of an error's body is read (and kept): 8 KiB. */
-export const errorBodyLimit = 8 * 1024
+const errorBodyLimit = 8 * 1024
 
 /**
  * Checks the client's size limits (`maxResponseSize`, `maxEventSize`): each, when given, a whole number of

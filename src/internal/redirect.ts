@@ -24,7 +24,7 @@ export const withoutRedirects = (client: HttpClient.HttpClient): HttpClient.Http
 /** Whether a status is a redirect (or `fetch`'s opaque redirect, status 0 in a browser). */
 export const isRedirect = (status: number): boolean => (status >= 300 && status < 400) || status === 0
 
-/** What a redirect's `ApiError` says: where it pointed, and what to do. */
+/** What a redirect's `ApiError` says: where it pointed (the message adds what to do). */
 export const redirectDetail = (status: number, location: string | undefined): string =>
-  `The service answered ${status} redirecting to ${location ?? "(no Location)"}; redirects are not followed, ` +
-  "so the API key is never sent to another address. Set baseUrl to the address that answers directly."
+  `Redirect to ${location ?? "(no Location)"} not followed (a ${status} is never followed, so the API key ` +
+  "is never sent to another address)"

@@ -11,13 +11,13 @@ import * as Redacted from "effect/Redacted"
 import type { StudioError } from "../StudioError.js"
 
 /** What a secret is replaced with, as `Redacted` prints itself. */
-export const redactedText = "<redacted>"
+const redactedText = "<redacted>"
 
 /**
  * Values shorter than this are not searched for: they would match ordinary text (a header value `1` would
  * erase every digit of a message), and a credential that short protects nothing.
  */
-export const minSecretLength = 4
+const minSecretLength = 4
 
 /** Bounds on the walk of a request body for credentials. */
 const maxDepth = 16

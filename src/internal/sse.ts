@@ -175,10 +175,10 @@ export class SseParser {
 export const defaultMaxEventSize = 8 * 1024 * 1024
 
 /** At most this many bytes are read after `[DONE]` (for the body's end, so the connection can be reused). */
-export const afterDoneBytes = 4096
+const afterDoneBytes = 4096
 
 /** ... and for at most this long; then the body is released, whatever the server does. */
-export const afterDoneWindow: Duration.Duration = Duration.millis(100)
+const afterDoneWindow: Duration.Duration = Duration.millis(100)
 
 /** Where a stream's events come from and what bounds them. */
 export interface DecodeOptions {

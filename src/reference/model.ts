@@ -195,18 +195,41 @@ const toolNameOf = (messages: ReadonlyArray<Message>, callId: string): string | 
 }
 
 /** The text the built-in model writes for a request, before JSON mode, `stop` and `max_tokens`. */
+/**
+ * What the built-in model reads from a request, once per request: the `n` choices of one request share it,
+ * so a large request costs its size once, not `n` times.
+ */
+const readings = new WeakMap<ModelRequest, {
+  readonly question: string
+  readonly messagesJson: string
+  readonly found: ReturnType<typeof bestDocumentSentence>
+}>()
+
+const read = (request: ModelRequest) => {
+  const known = readings.get(request)
+  if (known !== undefined) return known
+  const lastUser = lastOf(request.messages, (m) => m.role === "user")
+  const question = lastUser === undefined ? "" : oneLine(lastUser.content ?? "")
+  const reading = {
+    question,
+    messagesJson: JSON.stringify(request.messages),
+    found: bestDocumentSentence(request, question)
+  }
+  readings.set(request, reading)
+  return reading
+}
+
 const builtInText = (request: ModelRequest, context: ModelContext): string => {
   const messages = request.messages
   const last = messages[messages.length - 1]
-  const lastUser = lastOf(messages, (m) => m.role === "user")
-  const question = lastUser === undefined ? "" : oneLine(lastUser.content ?? "")
+  const { found, messagesJson, question } = read(request)
   const language = context.language ?? (context.purpose === "run" ? detect(question) : undefined) ?? "english"
   const text = phrases[language]
   const parts: Array<string> = []
   if (context.purpose === "chat" && language === "english") {
     const temperature = request.temperature ?? 0.4
     const spread = temperature === 0 ? 1 : Math.max(1, Math.round((request.top_p ?? 1) * openings.length))
-    const random = generator(hash(JSON.stringify(request.messages), context.seed))
+    const random = generator(hash(messagesJson, context.seed))
     const start = temperature === 0 ? 0 : Math.floor(random() * spread)
     const opening = openings[(start + context.index) % openings.length]!
     parts.push(
@@ -221,7 +244,6 @@ const builtInText = (request: ModelRequest, context: ModelContext): string => {
     const name = toolNameOf(messages, last.tool_call_id) ?? "tool"
     parts.push(`The ${name} tool returned: ${oneLine(last.content, 400)}.`)
   }
-  const found = bestDocumentSentence(request, question)
   if (found !== undefined) {
     parts.push(
       `The documents provided say: "${oneLine(found.sentence, 300)}"${
