@@ -12,7 +12,7 @@ import * as Data from "effect/Data"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
-import { generator } from "./model.js"
+import { generator } from "./random.js"
 
 /**
  * A fault the service injects into one request.

@@ -2,7 +2,7 @@
  * Identifiers of the reference service: unique within a service, and the same sequence for the same seed,
  * so that tests can rely on them.
  */
-import { generator } from "./model.js"
+import { generator } from "./random.js"
 
 /** Makes identifiers from a seed. */
 export const makeIds = (seed: number) => {

@@ -14,6 +14,7 @@
  * @since 0.1.0
  */
 import * as CodePoints from "../internal/codePoints.js"
+import { generator } from "./random.js"
 
 /**
  * The limits of a generated value.
@@ -73,18 +74,6 @@ export interface Options {
    * the `enum` option it mentions. Only its first 4,096 code points are read.
    */
   readonly text?: string | undefined
-}
-
-/** A small deterministic generator (mulberry32) giving numbers in [0, 1). */
-const mulberry32 = (seed: number) => {
-  let state = seed >>> 0
-  return (): number => {
-    state = (state + 0x6d2b79f5) >>> 0
-    let t = state
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
 }
 
 type Schema = Readonly<Record<string, unknown>>
@@ -196,7 +185,7 @@ const letters = "abcdefghijklmnopqrstuvwxyz"
  */
 export const generate = (schema: unknown, options: Options = {}): unknown => {
   const limits: Limits = { ...defaultLimits, ...options.limits }
-  const random = options.random ?? mulberry32(options.seed ?? 0)
+  const random = options.random ?? generator(options.seed ?? 0)
   const hints = hintsOf(options.text)
   const root = schema
   let size = 0

@@ -9,6 +9,7 @@ import type * as ChatSchema from "../ChatSchema.js"
 import * as CodePoints from "../internal/codePoints.js"
 import * as JsonSchemaValue from "./jsonSchemaValue.js"
 import { detect, type Language, phrases } from "./language.js"
+import { generator, hash } from "./random.js"
 
 /**
  * A chat request as the model sees it, after validation.
@@ -67,7 +68,7 @@ export type Reply = string | {
 export type Model = (request: ModelRequest, context: ModelContext) => Reply | Effect.Effect<Reply>
 
 // ---------------------------------------------------------------------------------------------------------
-// tokens and randomness
+// tokens
 // ---------------------------------------------------------------------------------------------------------
 
 /**
@@ -86,28 +87,6 @@ export const tokenize = (text: string): ReadonlyArray<string> => text.match(/\s*
  * @category tokens
  */
 export const countTokens = (text: string): number => tokenize(text).length
-
-/** FNV-1a over a string: a stable 32-bit hash. */
-export const hash = (text: string, basis = 0x811c9dc5): number => {
-  let h = basis >>> 0
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i)
-    h = Math.imul(h, 0x01000193) >>> 0
-  }
-  return h >>> 0
-}
-
-/** A small deterministic generator (mulberry32) giving numbers in [0, 1). */
-export const generator = (seed: number) => {
-  let state = seed >>> 0
-  return (): number => {
-    state = (state + 0x6d2b79f5) >>> 0
-    let t = state
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 // ---------------------------------------------------------------------------------------------------------
 // the built-in model

@@ -13,6 +13,7 @@ import * as Exit from "effect/Exit"
 import * as Fiber from "effect/Fiber"
 import * as Stream from "effect/Stream"
 import { Chat, StudioClient, type StudioError } from "../../src/index.js"
+import * as Reference from "../../src/reference/index.js"
 import { advanceUntil, waitUntil } from "../support/clock.js"
 import { canaries, chatRequest, clientLayer, showError, type TransportName } from "./harness.js"
 import { type HostileHandler, hostileServer } from "./hostile.js"
@@ -314,6 +315,24 @@ for (const transport of both) {
       ))
   })
 }
+
+describe("bounds in memory (the embedded reference service)", () => {
+  it.effect("maxResponseSize and maxEventSize hold without a socket too; within them, answers as usual", () =>
+    Effect.gen(function*() {
+      const small = Reference.layerClient({ client: { maxResponseSize: 64, maxEventSize: 16 } })
+      const whole = yield* Effect.flip(Chat.create(chatRequest).pipe(Effect.provide(small)))
+      expect(whole._tag).toBe("DecodeError")
+      expect(whole.message).toContain("larger than 64 bytes (maxResponseSize)")
+      const streamed = yield* Effect.flip(Chat.accumulate(Chat.stream(chatRequest)).pipe(Effect.provide(small)))
+      expect(streamed._tag).toBe("DecodeError")
+      expect(streamed.message).toContain("an event is larger than 16 bytes (maxEventSize)")
+      const roomy = Reference.layerClient({ client: { maxResponseSize: 64 * KiB, maxEventSize: 64 * KiB } })
+      const completion = yield* Chat.accumulate(Chat.stream(chatRequest)).pipe(Effect.provide(roomy))
+      expect(completion.choices[0]!.message.content).toBe(
+        (yield* Chat.create(chatRequest).pipe(Effect.provide(roomy))).choices[0]!.message.content
+      )
+    }))
+})
 
 describe("secrets across the bounds", () => {
   it("no canary in any error of the bounds rows", () => {
