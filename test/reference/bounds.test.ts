@@ -292,6 +292,19 @@ for (const [transport, clientLayer] of transports) {
             })
             expect(isWellFormed(stopped.json.choices[0].message.content)).toBe(true)
             expect(stopped.json.choices[0].message.content).toContain("x😀y")
+            // a 422 quoting a value cuts it between code points: here the cut falls inside the second emoji
+            const invalid = yield* call("POST", chatPath, {
+              baseUrl,
+              body: {
+                model: "fpmodel-mini",
+                messages: [{ role: "user", content: "x" }],
+                temperature: `${"a".repeat(57)}😀😀`
+              }
+            })
+            expect(invalid.status).toBe(422)
+            const message = invalid.json.detail[0].msg as string
+            expect(isWellFormed(message), JSON.stringify(message)).toBe(true)
+            expect(message).toContain(`${"a".repeat(57)}😀…`)
           })).pipe(Effect.provide(clientLayer)),
       60_000
     )
