@@ -124,7 +124,8 @@ export class NotFound extends Schema.TaggedError<NotFound>()("NotFound", {
 }
 
 /**
- * Any other non-200 answer: its status, the parsed `detail` and the raw body.
+ * Any other non-200 answer (a redirect included: none is followed): its status, the parsed `detail`, and
+ * the start of the raw body (its first 8 KiB: the rest is never read).
  *
  * @since 0.1.0
  * @category errors

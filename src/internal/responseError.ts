@@ -51,6 +51,7 @@ export const fromResponse = (input: {
   readonly url?: string | undefined
   readonly status: number
   readonly headers: Readonly<Record<string, string | undefined>>
+  /** The start of the body, as `readErrorBody` reads it (at most 8 KiB). */
   readonly body: string
   readonly now: number
 }): RequestError => {
@@ -91,13 +92,13 @@ export const fromResponse = (input: {
         return new ApiError({
           status,
           detail: redirectDetail(status, headers["location"]),
-          body: body.slice(0, 4096),
+          body,
           ...optionalId
         })
       }
       return new ApiError({
         status,
-        body: body.slice(0, 4096),
+        body,
         ...(detail === undefined ? {} : { detail }),
         ...optionalId
       })

@@ -103,7 +103,15 @@ const parseArguments = (call: ToolCall, round: number): Effect.Effect<unknown, T
   }
 }
 
-const answerText = (answer: unknown): string => typeof answer === "string" ? answer : JSON.stringify(answer) ?? "null"
+/** A string as it is; anything else as its JSON, or its text when it has none (a bigint, a cycle). */
+const answerText = (answer: unknown): string => {
+  if (typeof answer === "string") return answer
+  try {
+    return JSON.stringify(answer) ?? "null"
+  } catch {
+    return String(answer)
+  }
+}
 
 /**
  * Runs the loop with `create` making each completion. Every call of a round is checked (its handler

@@ -101,6 +101,9 @@ const pathOf = (url: string): string => {
   return q === -1 ? url : url.slice(0, q)
 }
 
+/** The most API keys whose rate-limit windows are kept at once; past it, the oldest window is forgotten. */
+const maxRateLimitedKeys = 10_000
+
 const modelIssue = (accepted: ReadonlyArray<string>, loc: ReadonlyArray<string | number>): Wire.FastApiIssue => ({
   loc,
   msg: `Input should be ${accepted.map((m) => `'${m}'`).join(", ")}`,
@@ -192,7 +195,15 @@ export const make = (
           const current = windows.get(key)
           const slot = current === undefined || now - current.start >= window ? { start: now, count: 0 } : current
           slot.count++
-          windows.set(key, slot)
+          if (slot !== current) {
+            // re-inserted, so the map stays in the order windows started: expired ones are at its front
+            windows.delete(key)
+            windows.set(key, slot)
+            for (const [oldKey, old] of windows) {
+              if (now - old.start < window && windows.size <= maxRateLimitedKeys) break
+              windows.delete(oldKey)
+            }
+          }
           if (slot.count > options.rateLimit.limit) {
             const seconds = Math.max(1, Math.ceil((slot.start + window - now) / 1000))
             return Wire.detail(429, "Too many requests: rate limit exceeded.", { "retry-after": String(seconds) })

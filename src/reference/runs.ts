@@ -82,6 +82,8 @@ export const webSearchScope = (entry: string): string => {
 /** Where a run's answer may come from, given its search tools and legacy `tool_resources`. */
 export const dataSourcesOf = (run: RunConfiguration): Record<string, unknown> => {
   const web: Array<{ url: string }> = []
+  // a set, not a search of `web`: a run may list tens of thousands of URLs
+  const seen = new Set<string>()
   const files: Array<Record<string, unknown>> = []
   let searchesWeb = false
   let searchesFiles = false
@@ -89,7 +91,10 @@ export const dataSourcesOf = (run: RunConfiguration): Record<string, unknown> =>
     searchesWeb = true
     for (const url of urls ?? []) {
       const scope = webSearchScope(url)
-      if (!web.some((entry) => entry.url === scope)) web.push({ url: scope })
+      if (!seen.has(scope)) {
+        seen.add(scope)
+        web.push({ url: scope })
+      }
     }
   }
   const addFiles = (

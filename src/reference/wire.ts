@@ -40,6 +40,12 @@ export const notFound = (what: string, id: string) => detail(404, `${what} ${id}
 /** At most this many issues are reported, so a body with thousands of broken items gets a short answer. */
 export const maxIssues = 100
 
+/** The message of an issue is cut here; messages show a caller's values only cut short, so this is a backstop. */
+const maxMessageLength = 500
+
+const clip = (message: string): string =>
+  message.length <= maxMessageLength ? message : `${message.slice(0, maxMessageLength)}...`
+
 /**
  * Every issue of a parse failure as FastAPI issues under `prefix` (`["body"]`): one entry per problem,
  * with the SDK's own message (pydantic's `Field required` for a missing field), at most `maxIssues`.
@@ -50,7 +56,7 @@ export const issuesOf = (
 ): ReadonlyArray<FastApiIssue> =>
   locatedIssues(error.issue).slice(0, maxIssues).map((issue) => ({
     loc: [...prefix, ...issue.loc],
-    msg: issue.type === "missing" ? "Field required" : issue.message,
+    msg: issue.type === "missing" ? "Field required" : clip(issue.message),
     type: issue.type
   }))
 

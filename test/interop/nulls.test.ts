@@ -11,10 +11,12 @@ import * as Layer from "effect/Layer"
 import * as Redacted from "effect/Redacted"
 import * as fc from "fast-check"
 import * as Chat from "../../src/Chat.js"
+import { ChatRequest } from "../../src/ChatSchema.js"
 import * as Reference from "../../src/reference/index.js"
 import * as StudioClient from "../../src/StudioClient.js"
 import { ValidationError } from "../../src/StudioError.js"
 import { call } from "../reference/support.js"
+import { expectIssuesAt, expectValid } from "../validation/support.js"
 
 const chatOptional = [
   "tools",
@@ -204,4 +206,78 @@ describe("document metadata", () => {
         type: "value_error"
       }])
     }).pipe(Effect.provide(Reference.layer())))
+})
+
+describe("document metadata, as properties", () => {
+  const key = fc.string({ maxLength: 8 })
+  const list = fc.uniqueArray(fc.record({ key, value: fc.string({ maxLength: 8 }) }), {
+    minLength: 1,
+    maxLength: 6,
+    selector: (entry) => entry.key
+  })
+  const request = (metadata: unknown) => ({
+    model: "fpmodel-mini",
+    messages: [{ role: "user", content: "hi" }],
+    documents: [{ content: "c", metadata }]
+  })
+
+  it("a list with distinct keys decodes to the map of its entries, the same as that map given directly", () => {
+    fc.assert(
+      fc.property(list, (entries) => {
+        const map = Object.fromEntries(entries.map((entry) => [entry.key, entry.value]))
+        const fromList = expectValid(ChatRequest, request(entries))
+        const fromMap = expectValid(ChatRequest, request(map))
+        expect(fromList.documents![0]!.metadata).toEqual(map)
+        expect(fromMap.documents![0]!.metadata).toEqual(map)
+      }),
+      { numRuns: 200 }
+    )
+  })
+
+  it("a list that repeats a key is refused at each repeat's key, and nowhere else", () => {
+    fc.assert(
+      fc.property(list, fc.nat(), fc.nat(), fc.string({ maxLength: 8 }), (entries, from, to, value) => {
+        const repeated = entries[from % entries.length]!.key
+        const at = to % (entries.length + 1)
+        const out = [...entries.slice(0, at), { key: repeated, value }, ...entries.slice(at)]
+        const second = out.findIndex((entry, index) =>
+          entry.key === repeated && out.findIndex((other) => other.key === repeated) < index
+        )
+        expectIssuesAt(ChatRequest, request(out), [`documents[0].metadata[${second}].key`], /appears more than once/)
+      }),
+      { numRuns: 200 }
+    )
+  })
+})
+
+describe("an assistant message, as a property", () => {
+  const absent = fc.constantFrom("null", "absent")
+  const toolCalls = fc.array(
+    fc.record({
+      id: fc.string({ minLength: 1, maxLength: 6 }),
+      type: fc.constant("function"),
+      function: fc.record({ name: fc.string({ minLength: 1, maxLength: 6 }), arguments: fc.constant("{}") })
+    }),
+    { maxLength: 3 }
+  )
+
+  it("needs content or a tool call: content null or absent is fine with tool calls, refused without", () => {
+    fc.assert(
+      fc.property(
+        fc.option(fc.string({ maxLength: 10 }), { nil: undefined }),
+        absent,
+        fc.oneof(toolCalls, fc.constant(null), fc.constant(undefined)),
+        (text, how, calls) => {
+          const message: Record<string, unknown> = { role: "assistant" }
+          if (text !== undefined) message.content = text
+          else if (how === "null") message.content = null
+          if (calls !== undefined) message.tool_calls = calls
+          const body = { model: "fpmodel-mini", messages: [{ role: "user", content: "hi" }, message] }
+          if (text !== undefined || (Array.isArray(calls) && calls.length > 0)) expectValid(ChatRequest, body)
+          else expectIssuesAt(ChatRequest, body, ["messages[1].content"], /needs content or at least one tool call/)
+        }
+      ),
+      { numRuns: 300 }
+    )
+  })
 })

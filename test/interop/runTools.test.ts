@@ -74,6 +74,11 @@ describe("Chat.runTools", () => {
         { get_weather: () => Effect.succeed("cloudy, 14 degrees") }
       )
       expect((result.messages[2] as any).content).toBe("cloudy, 14 degrees")
+      const big = yield* Chat.runTools(
+        { model: "fpmodel-mini", messages: [question], tools: [weather] },
+        { get_weather: () => Effect.succeed(10n) }
+      )
+      expect((big.messages[2] as any).content).toBe("10")
       const plain = yield* Chat.runTools({ model: "fpmodel-mini", messages: [{ role: "user", content: "Hi" }] }, {})
       expect(plain.rounds).toBe(1)
       expect(plain.finished).toBe(true)

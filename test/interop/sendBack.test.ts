@@ -70,6 +70,29 @@ describe("what the service returns is accepted back", () => {
     expect(toolCalls).toBeGreaterThan(0)
   })
 
+  it("every message Chat.accumulate adds up from a stream, appended to the conversation, makes a valid next request", async () => {
+    const streamed = fc.tuple(validUnstreamedChatRequest, fc.constantFrom(...chatModels)).map(([request, model]) => {
+      const { tools: _tools, n: _n, ...rest } = request
+      return { ...rest, model }
+    })
+    await fc.assert(
+      fc.asyncProperty(streamed, (sent) =>
+        Effect.runPromise(
+          Effect.gen(function*() {
+            const completion = yield* Chat.accumulate(Chat.stream(sent))
+            const message = completion.choices[0]!.message
+            const next = { ...sent, messages: [...sent.messages, message] }
+            if (Either.isLeft(decode(next))) {
+              expect.fail(`not accepted back: ${JSON.stringify(validate(ChatRequest, next))}`)
+            }
+            const again = yield* Chat.create(next)
+            expect(again.choices).toHaveLength(1)
+          }).pipe(Effect.provide(Reference.layerClient({ client: { apiKey: Redacted.make("k") } })))
+        )),
+      { numRuns: 40 }
+    )
+  })
+
   it.effect("a completion's message and an accumulated stream's message validate unchanged as request messages", () =>
     Effect.gen(function*() {
       const tool = { type: "function" as const, function: { name: "weather", description: "The weather in a city" } }

@@ -386,6 +386,36 @@ describe("no text the service writes holds a lone surrogate (property, over a so
   )
 })
 
+describe("other bounds (in memory)", () => {
+  it.effect("a run listing 60,000 search URLs gets each scope once", () =>
+    Effect.gen(function*() {
+      const urls = Array.from({ length: 60_000 }, (_, i) => `site${i % 30_000}.io`)
+      const created = yield* call("POST", runsPath, {
+        body: { input: "x", tools: [{ type: "web_search", urls }], include: ["data_sources"] }
+      })
+      expect(created.status).toBe(200)
+      const run = yield* call("GET", `${runsPath}/${created.json.id}`)
+      const web = run.json.data_sources.web_search as Array<{ url: string }>
+      expect(web).toHaveLength(30_000)
+      expect(web[1]).toEqual({ url: "https://www.site1.io/" })
+    }).pipe(Effect.provide(Reference.layer({ runStepDuration: 0 }))), 60_000)
+
+  it.effect(
+    "rate limiting keeps the windows of at most 10,000 keys: past them the oldest is forgotten",
+    () =>
+      Effect.gen(function*() {
+        const retrieve = (key: string) => call("GET", `${runsPath}/none`, { key })
+        expect((yield* retrieve("first")).status).toBe(404)
+        expect((yield* retrieve("first")).status).toBe(429)
+        for (let i = 0; i < 10_000; i++) yield* retrieve(`key-${i}`)
+        // the first key's window was the oldest: forgotten, so it starts a new one
+        expect((yield* retrieve("first")).status).toBe(404)
+        expect((yield* retrieve("key-9999")).status).toBe(429)
+      }).pipe(Effect.provide(Reference.layer({ rateLimit: { limit: 1, window: "1 hour" } }))),
+    60_000
+  )
+})
+
 describe("default store limits (in memory)", () => {
   it.effect("500 assistants at most by default: the 501st evicts the first", () =>
     Effect.gen(function*() {
