@@ -258,17 +258,7 @@ export class PollTimeout extends Schema.TaggedError<PollTimeout>()("PollTimeout"
  * @since 0.1.0
  * @category errors
  */
-export type StudioError =
-  | ValidationError
-  | AuthError
-  | RateLimit
-  | NotFound
-  | ApiError
-  | TransportError
-  | TimeoutError
-  | DecodeError
-  | RunFailed
-  | PollTimeout
+export type StudioError = RequestError | RunFailed | PollTimeout
 
 /**
  * Every error one request to the service can fail with: what `Chat.create`, `Chat.stream`,

@@ -17,23 +17,10 @@ import OpenAI from "openai"
 import * as Chat from "../../src/Chat.js"
 import * as Reference from "../../src/reference/index.js"
 import * as StudioClient from "../../src/StudioClient.js"
+import { question, weather } from "./weather.js"
 
 const key = "interop-key"
 
-const weather = {
-  type: "function" as const,
-  function: {
-    name: "get_weather",
-    description: "The current weather in a city",
-    parameters: {
-      type: "object" as const,
-      properties: { city: { type: "string", description: "The city" } },
-      required: ["city"]
-    }
-  }
-}
-
-const question = { role: "user" as const, content: "What is the weather in \"Lisbon\"?" }
 const toolAnswer = "{\"city\":\"Lisbon\",\"sky\":\"sunny\",\"celsius\":21}"
 
 /** Explicit nulls for every optional field the clients send as null. */

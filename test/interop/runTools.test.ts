@@ -12,21 +12,7 @@ import * as Chat from "../../src/Chat.js"
 import { ChatRequest } from "../../src/ChatSchema.js"
 import * as Reference from "../../src/reference/index.js"
 import { ValidationError } from "../../src/StudioError.js"
-
-const weather = {
-  type: "function" as const,
-  function: {
-    name: "get_weather",
-    description: "The current weather in a city",
-    parameters: {
-      type: "object" as const,
-      properties: { city: { type: "string", description: "The city" } },
-      required: ["city"]
-    }
-  }
-}
-
-const question = { role: "user" as const, content: "What is the weather in \"Lisbon\"?" }
+import { question, weather } from "./weather.js"
 
 class Offline extends Data.TaggedError("Offline")<{ readonly city: string }> {}
 

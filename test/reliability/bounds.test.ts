@@ -15,7 +15,7 @@ import * as Stream from "effect/Stream"
 import { Chat, StudioClient, type StudioError } from "../../src/index.js"
 import * as Reference from "../../src/reference/index.js"
 import { advanceUntil, waitUntil } from "../support/clock.js"
-import { canaries, chatRequest, clientLayer, showError, type TransportName } from "./harness.js"
+import { canaries, chatRequest, clientLayer, failureOf, showError, type TransportName, valueOf } from "./harness.js"
 import { type HostileHandler, hostileServer } from "./hostile.js"
 
 const seen: Array<string> = []
@@ -33,20 +33,6 @@ const drive = <A, R>(
     }
     return exit
   })
-
-const failureOf = <A>(exit: Exit.Exit<A, StudioError.StudioError>): StudioError.StudioError => {
-  if (Exit.isSuccess(exit)) throw new Error("expected a failure, got a success")
-  const failures = [...Cause.failures(exit.cause)]
-  if (failures.length !== 1 || Cause.isDie(exit.cause)) {
-    throw new Error(`not one typed error: ${Cause.pretty(exit.cause)}`)
-  }
-  return failures[0]!
-}
-
-const valueOf = <A>(exit: Exit.Exit<A, StudioError.StudioError>): A => {
-  if (Exit.isFailure(exit)) throw new Error(`expected a success: ${Cause.pretty(exit.cause)}`)
-  return exit.value
-}
 
 const chunk = (content: string) =>
   `data: ${JSON.stringify({ id: "c-1", choices: [{ index: 0, delta: { content }, finish_reason: null }] })}\n\n`

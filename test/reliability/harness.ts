@@ -8,7 +8,9 @@ import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
 import * as HttpClient from "@effect/platform/HttpClient"
+import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
 import * as Redacted from "effect/Redacted"
 import type * as Scope from "effect/Scope"
@@ -17,6 +19,7 @@ import type { Socket } from "node:net"
 import * as Reference from "../../src/reference/index.js"
 import { overSocket } from "../../src/reference/node.js"
 import * as StudioClient from "../../src/StudioClient.js"
+import type * as StudioError from "../../src/StudioError.js"
 
 import { canaryKey } from "../support/canaries.js"
 
@@ -132,4 +135,20 @@ export const showError = (error: unknown): string => {
     json = `JSON.stringify threw ${String(cause)}`
   }
   return [String(error), json, e.message ?? "", e.stack ?? "", JSON.stringify(Object.entries(e))].join("\n")
+}
+
+/** The typed error of a failed exit; a defect or an interruption fails the test. */
+export const failureOf = <A>(exit: Exit.Exit<A, StudioError.StudioError>): StudioError.StudioError => {
+  if (Exit.isSuccess(exit)) throw new Error("expected a failure, got a success")
+  const failures = [...Cause.failures(exit.cause)]
+  if (failures.length !== 1 || Cause.isDie(exit.cause)) {
+    throw new Error(`not one typed error: ${Cause.pretty(exit.cause)}`)
+  }
+  return failures[0]!
+}
+
+/** The value of a successful exit; a failure fails the test. */
+export const valueOf = <A>(exit: Exit.Exit<A, StudioError.StudioError>): A => {
+  if (Exit.isFailure(exit)) throw new Error(`expected a success: ${Cause.pretty(exit.cause)}`)
+  return exit.value
 }

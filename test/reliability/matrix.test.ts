@@ -29,12 +29,14 @@ import {
   canaryMcp,
   chatRequest,
   clientLayer,
+  failureOf,
   type ReferenceServer,
   referenceServer,
   runRequest,
   type SendLog,
   showError,
-  type TransportName
+  type TransportName,
+  valueOf
 } from "./harness.js"
 
 const { Fault } = Reference
@@ -54,21 +56,6 @@ const record = <A>(exit: Exit.Exit<A, StudioError.StudioError>): Exit.Exit<A, St
     seen.push(Cause.pretty(exit.cause))
   }
   return exit
-}
-
-/** The typed error of a failed exit; a defect or an interruption fails the test. */
-const failureOf = <A>(exit: Exit.Exit<A, StudioError.StudioError>): StudioError.StudioError => {
-  if (Exit.isSuccess(exit)) throw new Error("expected a failure, got a success")
-  const failures = [...Cause.failures(exit.cause)]
-  if (failures.length !== 1 || Cause.isDie(exit.cause)) {
-    throw new Error(`not one typed error: ${Cause.pretty(exit.cause)}`)
-  }
-  return failures[0]!
-}
-
-const valueOf = <A>(exit: Exit.Exit<A, StudioError.StudioError>): A => {
-  if (Exit.isFailure(exit)) throw new Error(`expected a success: ${Cause.pretty(exit.cause)}`)
-  return exit.value
 }
 
 /** Runs `effect` in a fiber, advancing the clock by `step` until it ends; returns (and records) its exit. */
