@@ -3,27 +3,12 @@
  * with a `ManagedRuntime` of the client over `NodeHttpClient.layerUndici`.
  */
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
-import * as Layer from "effect/Layer"
-import * as ManagedRuntime from "effect/ManagedRuntime"
-import * as Redacted from "effect/Redacted"
 import * as Chat from "../../src/Chat.js"
-import * as StudioClient from "../../src/StudioClient.js"
-import { apiKey, chatRequest } from "../fixtures.js"
+import { chatRequest } from "../fixtures.js"
 import { type BenchClient, pool } from "./BenchClient.js"
+import { runtimes } from "./studio.js"
 
-const runtimes = new Map<string, ManagedRuntime.ManagedRuntime<StudioClient.StudioClient, unknown>>()
-const runtimeFor = (origin: string) => {
-  let runtime = runtimes.get(origin)
-  if (runtime === undefined) {
-    runtime = ManagedRuntime.make(
-      StudioClient.layer({ apiKey: Redacted.make(apiKey), baseUrl: origin, maxRetries: 2 }).pipe(
-        Layer.provide(NodeHttpClient.layerUndici)
-      )
-    )
-    runtimes.set(origin, runtime)
-  }
-  return runtime
-}
+const { dispose, runtimeFor } = runtimes(NodeHttpClient.layerUndici)
 
 export const client: BenchClient = {
   requests: (target, count, concurrency, onContent) =>
@@ -38,7 +23,5 @@ export const client: BenchClient = {
         onToken(text)
       }
     }),
-  close: async () => {
-    for (const runtime of runtimes.values()) await runtime.dispose()
-  }
+  close: dispose
 }

@@ -14,20 +14,30 @@ import * as StudioClient from "../../src/StudioClient.js"
 import { apiKey, chatRequest } from "../fixtures.js"
 import type { BenchClient } from "./BenchClient.js"
 
-export const makeClient = (transport: Layer.Layer<HttpClient.HttpClient>): BenchClient => {
-  const runtimes = new Map<string, ManagedRuntime.ManagedRuntime<StudioClient.StudioClient, unknown>>()
-  const runtimeFor = (origin: string) => {
-    let runtime = runtimes.get(origin)
-    if (runtime === undefined) {
-      runtime = ManagedRuntime.make(
-        StudioClient.layer({ apiKey: Redacted.make(apiKey), baseUrl: origin, maxRetries: 2 }).pipe(
-          Layer.provide(transport)
+/** One runtime of the client per server origin, over `transport`; `dispose` closes them all. */
+export const runtimes = (transport: Layer.Layer<HttpClient.HttpClient>) => {
+  const byOrigin = new Map<string, ManagedRuntime.ManagedRuntime<StudioClient.StudioClient, unknown>>()
+  return {
+    runtimeFor: (origin: string) => {
+      let runtime = byOrigin.get(origin)
+      if (runtime === undefined) {
+        runtime = ManagedRuntime.make(
+          StudioClient.layer({ apiKey: Redacted.make(apiKey), baseUrl: origin, maxRetries: 2 }).pipe(
+            Layer.provide(transport)
+          )
         )
-      )
-      runtimes.set(origin, runtime)
+        byOrigin.set(origin, runtime)
+      }
+      return runtime
+    },
+    dispose: async () => {
+      for (const runtime of byOrigin.values()) await runtime.dispose()
     }
-    return runtime
   }
+}
+
+export const makeClient = (transport: Layer.Layer<HttpClient.HttpClient>): BenchClient => {
+  const { dispose, runtimeFor } = runtimes(transport)
   const range = (count: number) => Array.from({ length: count }, (_, i) => i)
   return {
     requests: (target, count, concurrency, onContent) =>
@@ -51,8 +61,6 @@ export const makeClient = (transport: Layer.Layer<HttpClient.HttpClient>): Bench
           { concurrency, discard: true }
         )
       ),
-    close: async () => {
-      for (const runtime of runtimes.values()) await runtime.dispose()
-    }
+    close: dispose
   }
 }
