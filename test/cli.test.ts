@@ -5,10 +5,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Effect, Exit, Scope } from "effect"
-import { type ChildProcess, execFile, spawn } from "node:child_process"
+import { execFile } from "node:child_process"
 import { existsSync, readFileSync } from "node:fs"
 import { fileURLToPath } from "node:url"
 import * as Reference from "../src/reference/index.js"
+import { startServe, stop } from "./support/serve.js"
 
 const root = fileURLToPath(new URL("..", import.meta.url))
 const bin = fileURLToPath(new URL("../bin/studio-effect.mjs", import.meta.url))
@@ -293,28 +294,6 @@ describe("studio-effect assistants", () => {
     expect(JSON.parse(created.stdout)).toMatchObject({ name: "Temp" })
   })
 })
-
-/** A running `serve`, its URL read from its banner. */
-const startServe = (args: ReadonlyArray<string>) =>
-  new Promise<{ child: ChildProcess; url: string }>((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, "serve", ...args], {
-      cwd: root,
-      env: { ...process.env, ...noService }
-    })
-    let out = ""
-    child.stdout.on("data", (data) => {
-      out += String(data)
-      const match = /listening on (http:\/\/\S+)/.exec(out)
-      if (match !== null) resolve({ child, url: match[1]! })
-    })
-    child.on("exit", (code) => reject(new Error(`serve exited with ${code}: ${out}`)))
-  })
-
-const stop = (child: ChildProcess) =>
-  new Promise<number | null>((resolve) => {
-    child.on("exit", (code) => resolve(code))
-    child.kill("SIGINT")
-  })
 
 describe("studio-effect serve", () => {
   it("serves the reference service until interrupted; its options reach the service", async () => {

@@ -1,5 +1,5 @@
 /**
- * Real clients against the reference service served on 127.0.0.1: the official `ai21` and `openai` npm
+ * Real clients against `studio-effect serve` (the built command) on 127.0.0.1: the official `ai21` and `openai` npm
  * clients do a tool-calling conversation (sending the assistant message back exactly as it was returned),
  * `openai`'s `runTools()` completes, and documents with a metadata map and requests with explicit `null`s
  * are answered. The SDK does the same conversation in memory and over a socket on both transports, by
@@ -17,6 +17,7 @@ import OpenAI from "openai"
 import * as Chat from "../../src/Chat.js"
 import * as Reference from "../../src/reference/index.js"
 import * as StudioClient from "../../src/StudioClient.js"
+import { served as serve } from "../support/serve.js"
 import { question, weather } from "./weather.js"
 
 const key = "interop-key"
@@ -35,7 +36,8 @@ const nulls = {
   stream: null
 }
 
-const served = Reference.listen({ apiKeys: [key] })
+// `studio-effect serve`, the built command, as a user of these clients starts it
+const served = serve(["--api-key", key])
 
 describe("the ai21 npm client against the reference service", () => {
   it.scopedLive("a tool-calling conversation, sending the assistant message back exactly as returned", () =>
@@ -231,4 +233,48 @@ describe("the SDK does the same conversation", () => {
         )
       }))
   }
+})
+
+describe("hostile bodies against studio-effect serve", () => {
+  const post = (url: string, body: string) =>
+    fetch(`${url}/studio/v1/chat/completions`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      body
+    })
+
+  it.scopedLive("a tool schema asking for a billion characters is a bounded 200; broken and deep bodies are 4xx", () =>
+    Effect.gen(function*() {
+      const server = yield* served
+      yield* Effect.promise(async () => {
+        const huge = await post(
+          server.url,
+          JSON.stringify({
+            model: "fpmodel-mini",
+            messages: [question],
+            tools: [{
+              type: "function",
+              function: {
+                name: "get_weather",
+                description: "d",
+                parameters: {
+                  type: "object",
+                  properties: { city: { type: "string", minLength: 1_000_000_000 } },
+                  required: ["city"]
+                }
+              }
+            }]
+          })
+        )
+        expect(huge.status).toBe(200)
+        expect((await huge.text()).length).toBeLessThan(100_000)
+        for (const body of ["{", "[".repeat(10_000) + "]".repeat(10_000), JSON.stringify({ model: null })]) {
+          const answer = await post(server.url, body)
+          expect(answer.status).toBeGreaterThanOrEqual(400)
+          expect(answer.status).toBeLessThan(500)
+        }
+        const stillServing = await post(server.url, JSON.stringify({ model: "fpmodel-mini", messages: [question] }))
+        expect(stillServing.status).toBe(200)
+      })
+    }))
 })
