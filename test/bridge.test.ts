@@ -11,6 +11,7 @@ import { Chunk, Effect, Layer, ManagedRuntime, Redacted, Stream, Supervisor } fr
 import { Chat, type ChatSchema, StudioClient } from "../src/index.js"
 import { decodeEventsWith } from "../src/internal/sse.js"
 import * as Reference from "../src/reference/index.js"
+import { ForkCounter } from "./support/forkCounter.js"
 import { testServer } from "./support/testServer.js"
 
 const id = "chat-0123456789abcdef0123456789abcdef"
@@ -26,16 +27,6 @@ const streamChunks = [
   "NE]\n\n"
 ]
 const request: ChatSchema.ChatRequest = { model: "fpmodel-mini", messages: [{ role: "user", content: "Hi" }] }
-
-class ForkCounter extends Supervisor.AbstractSupervisor<number> {
-  count = 0
-  get value() {
-    return Effect.sync(() => this.count)
-  }
-  override onStart() {
-    this.count++
-  }
-}
 
 const transports = [
   ["FetchHttpClient", FetchHttpClient.layer],

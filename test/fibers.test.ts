@@ -6,20 +6,10 @@
 import { FetchHttpClient } from "@effect/platform"
 import { NodeHttpClient } from "@effect/platform-node"
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Layer, Redacted, Stream, Supervisor } from "effect"
+import { Effect, Layer, Redacted, Stream } from "effect"
 import { Chat, StudioClient } from "../src/index.js"
+import { ForkCounter } from "./support/forkCounter.js"
 import { testServer } from "./support/testServer.js"
-
-/** Counts every fiber started under it. */
-class ForkCounter extends Supervisor.AbstractSupervisor<number> {
-  count = 0
-  get value() {
-    return Effect.sync(() => this.count)
-  }
-  override onStart() {
-    this.count++
-  }
-}
 
 const id = "chat-0123456789abcdef0123456789abcdef"
 const completion = {
