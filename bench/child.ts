@@ -161,7 +161,8 @@ type Scenario = (client: BenchClient, params: Params) => Promise<Sample>
 
 const scenarios: Record<string, { warmUp: Scenario; measure: Scenario }> = {
   requests: {
-    warmUp: (client, params) => requests(client, params, Math.max(20, Math.ceil(params.count / 4))),
+    // every client warms up alike and long enough for the JIT to settle, as in a long-running backend
+    warmUp: (client, params) => requests(client, params, Math.max(500, Math.ceil(params.count / 4))),
     measure: (client, params) => requests(client, params, params.count)
   },
   streams: {
@@ -169,7 +170,7 @@ const scenarios: Record<string, { warmUp: Scenario; measure: Scenario }> = {
       streams(
         client,
         params,
-        Math.max(1, Math.ceil(params.count / 4)),
+        params.count === 1 ? 1 : Math.max(200, Math.ceil(params.count / 4)),
         Math.max(64, Math.ceil(params.tokens / 10)),
         false
       ),

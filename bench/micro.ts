@@ -67,8 +67,7 @@ await time("SseParser + JSON.parse", () => {
 await time("Stream: decodeEventsWith(JSON.parse)", () => {
   let count = 0
   return Effect.runPromise(
-    readStream().pipe(
-      decodeEventsWith("POST", "x", parseAll),
+    Stream.fromPull(decodeEventsWith("POST", "x", parseAll)(readStream())).pipe(
       Stream.runForEachChunk((chunk) =>
         Effect.sync(() => {
           for (const json of chunk) if (json.choices[0].delta.content) count++
@@ -83,7 +82,8 @@ const fakeClient = StudioClient.StudioClient.of({
   httpClient: undefined as never,
   baseUrl: "http://127.0.0.1",
   json: () => Effect.die("not used"),
-  events: (_request, parse) => readStream().pipe(decodeEventsWith("POST", "x", parse)),
+  events: (_request, parse) => Stream.fromPull(decodeEventsWith("POST", "x", parse)(readStream())),
+  openEvents: (_request, parse) => decodeEventsWith("POST", "x", parse)(readStream()),
   redact: (error) => error
 })
 

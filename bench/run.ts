@@ -27,6 +27,7 @@ export const allClients = [
   "effect-undici",
   "studio-fetch",
   "studio-undici",
+  "studio-sdk-undici",
   "studio-bridge"
 ] as const
 
@@ -39,7 +40,8 @@ export const clientLabels: Record<string, string> = {
   "effect-undici": "Effect floor, `NodeHttpClient.layerUndici`",
   "studio-fetch": "studio-effect, `FetchHttpClient`",
   "studio-undici": "studio-effect, `NodeHttpClient.layerUndici`",
-  "studio-bridge": "studio-effect outside Effect (`Chat.toAsyncIterable`, undici)"
+  "studio-sdk-undici": "studio-effect, `UndiciHttpClient` (`studio-effect/undici`)",
+  "studio-bridge": "studio-effect outside Effect (`Chat.toAsyncIterable`, `UndiciHttpClient`)"
 }
 
 export interface ScenarioSpec {
@@ -313,7 +315,9 @@ export const table = (results: Results, clients: ReadonlyArray<string>): string 
 /** Each transport: the SDK over it, and the Effect floor over the same transport. */
 const transports = [
   { studio: "studio-fetch", floor: "effect-fetch" },
-  { studio: "studio-undici", floor: "effect-undici" }
+  { studio: "studio-undici", floor: "effect-undici" },
+  // the SDK's own transport, against the best floor the platform gives
+  { studio: "studio-sdk-undici", floor: "effect-undici" }
 ] as const
 
 export interface Verdict {

@@ -8,6 +8,7 @@
  * @since 0.1.0
  */
 import * as HttpClient from "@effect/platform/HttpClient"
+import type * as EffectChunk from "effect/Chunk"
 import * as Config from "effect/Config"
 import type * as ConfigError from "effect/ConfigError"
 import * as Context from "effect/Context"
@@ -18,6 +19,7 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import type * as Schema from "effect/Schema"
+import type * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import { checkBaseUrl } from "./internal/baseUrl.js"
 import { checkSizes } from "./internal/body.js"
@@ -149,6 +151,15 @@ export interface Service {
     request: StreamRequest,
     parse: (data: string) => A | EventError<RequestError>
   ) => Stream.Stream<A, RequestError>
+  /**
+   * `events` as a pull bound to the scope: connects, then each call gives the outputs of the next network
+   * read (or reads); it fails with `None` after `[DONE]`. `Stream.fromPull` makes it `events`' stream;
+   * the operations use it to run a whole stream in one stream step per read.
+   */
+  readonly openEvents: <A>(
+    request: StreamRequest,
+    parse: (data: string) => A | EventError<RequestError>
+  ) => Effect.Effect<Effect.Effect<EffectChunk.Chunk<A>, Option.Option<RequestError>>, RequestError, Scope.Scope>
   /**
    * The error with the API key, and every tool credential value in `body` (a request's body), replaced in
    * everything it carries. `json` and `events` already do this; it is for errors made from what a call

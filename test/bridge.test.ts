@@ -82,8 +82,10 @@ for (const [name, transport] of transports) {
         expect(text.endsWith("data: [DONE]\n\n")).toBe(true)
         const decoded = await Effect.runPromise(
           Stream.runCollect(
-            decodeEventsWith("GET", "forwarded", (data) => JSON.parse(data) as unknown)(
-              Stream.make(new TextEncoder().encode(text))
+            Stream.fromPull(
+              decodeEventsWith("GET", "forwarded", (data) => JSON.parse(data) as unknown)(
+                Stream.make(new TextEncoder().encode(text))
+              )
             )
           )
         )

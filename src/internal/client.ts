@@ -4,7 +4,7 @@
  * idle timeout of streams, and the scrubbing of secrets from every error.
  */
 import * as HttpClient from "@effect/platform/HttpClient"
-import type * as HttpClientError from "@effect/platform/HttpClientError"
+import * as HttpClientError from "@effect/platform/HttpClientError"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
 import * as HttpTraceContext from "@effect/platform/HttpTraceContext"
@@ -14,20 +14,38 @@ import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import type * as Either from "effect/Either"
 import type * as Fiber from "effect/Fiber"
+import * as Option from "effect/Option"
 import * as ParseResult from "effect/ParseResult"
 import * as Redacted from "effect/Redacted"
 import type * as Schema from "effect/Schema"
+import type * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import * as Tracer from "effect/Tracer"
 import type { JsonRequest, Service, StreamRequest, StudioClientOptions } from "../StudioClient.js"
-import { AuthError, DecodeError, type RequestError, type StudioError, TimeoutError } from "../StudioError.js"
+import {
+  AuthError,
+  DecodeError,
+  type RequestError,
+  type StudioError,
+  TimeoutError,
+  type TransportError
+} from "../StudioError.js"
 import { defaultMaxResponseSize, readBody, readErrorBody } from "./body.js"
-import { withIdleTimeout } from "./idleTimeout.js"
+import { bodyReaderOf } from "./bodyReader.js"
+import { watchIdle, withIdleTimeout } from "./idleTimeout.js"
 import { withoutRedirects } from "./redirect.js"
 import { fromResponse, requestIdOf } from "./responseError.js"
 import { retrySchedule } from "./retry.js"
 import { scrub, secretsOf, withRedactedHeaders } from "./scrub.js"
-import { decodeEventsWith, defaultMaxEventSize, type EventError } from "./sse.js"
+import {
+  afterDoneBytes,
+  afterDoneWindow,
+  decodeEventsWith,
+  defaultMaxEventSize,
+  type EventError,
+  eventsOf,
+  type Pull
+} from "./sse.js"
 import { transportError } from "./transportError.js"
 import { version } from "./version.js"
 
@@ -232,8 +250,17 @@ export const makeService = (config: ClientConfig, transport: HttpClient.HttpClie
       )
     })
 
-  const streamBytes = (request: StreamRequest): Stream.Stream<Uint8Array, RequestError> =>
-    Stream.unwrapScoped(Effect.gen(function*() {
+  /** Scrubs the error of a call whose request had `body`. */
+  const scrubbing = (body: unknown) => (error: RequestError) => scrub(error, secretsOf(apiKey, body))
+
+  const openEvents = <A>(
+    request: StreamRequest,
+    parse: (data: string) => A | EventError<RequestError>
+  ): Effect.Effect<Pull<A, RequestError>, RequestError, Scope.Scope> => {
+    const url = baseUrl + request.path
+    const decodeOptions = { operation: request.operation, maxEventSize }
+    const scrubbed = scrubbing(request.body)
+    return Effect.gen(function*() {
       if (apiKey === undefined) {
         return yield* missingKey
       }
@@ -246,29 +273,47 @@ export const makeService = (config: ClientConfig, transport: HttpClient.HttpClie
         settings.maxRetries,
         withAttemptTimeout(httpRequest, settings.timeout, send(request.operation, httpRequest))
       )
-      return withIdleTimeout(
-        Stream.mapError(response.stream, transportError),
-        settings.streamIdleTimeout,
-        () =>
-          new TimeoutError({
-            phase: "stream-idle",
-            timeout: settings.streamIdleTimeout,
-            method: httpRequest.method,
-            url: baseUrl + httpRequest.url
-          })
-      )
-    }))
+      const onIdle = () =>
+        new TimeoutError({ phase: "stream-idle", timeout: settings.streamIdleTimeout, method: "POST", url })
+      const readerOf = bodyReaderOf(response)
+      let events: Pull<A, RequestError>
+      if (readerOf === undefined) {
+        const bytes = withIdleTimeout(
+          Stream.mapError(response.stream, transportError),
+          settings.streamIdleTimeout,
+          onIdle
+        )
+        events = yield* decodeEventsWith("POST", url, parse, decodeOptions)(bytes)
+      } else {
+        const clock = yield* Effect.clock
+        const reader = readerOf<TransportError | TimeoutError>(
+          (cause) =>
+            transportError(
+              new HttpClientError.ResponseError({ request: httpRequest, response, reason: "Decode", cause })
+            ),
+          () => clock.unsafeCurrentTimeMillis()
+        )
+        yield* Effect.addFinalizer(() => Effect.sync(reader.close))
+        yield* Effect.forkScoped(watchIdle(reader, settings.streamIdleTimeout, onIdle))
+        // the rest of the body is read in the background; a daemon bounds that in time (only when it is open)
+        const afterDone = Effect.suspend(() =>
+          reader.release(afterDoneBytes)
+            ? Effect.asVoid(Effect.forkDaemon(Effect.delay(Effect.sync(reader.destroy), afterDoneWindow)))
+            : Effect.void
+        )
+        events = eventsOf("POST", url, parse, decodeOptions, reader.read, afterDone)
+      }
+      return Effect.mapError(events, Option.map(scrubbed))
+    }).pipe(Effect.mapError(scrubbed))
+  }
 
   const events = <A>(
     request: StreamRequest,
     parse: (data: string) => A | EventError<RequestError>
   ): Stream.Stream<A, RequestError> =>
-    streamBytes(request).pipe(
-      decodeEventsWith("POST", baseUrl + request.path, parse, { operation: request.operation, maxEventSize }),
-      Stream.mapError((error) => scrub(error, secretsOf(apiKey, request.body)))
-    )
+    Stream.unwrapScoped(Effect.map(openEvents(request, parse), Stream.repeatEffectChunkOption))
 
   const redact = <E extends StudioError>(error: E, body?: unknown): E => scrub(error, secretsOf(apiKey, body))
 
-  return { httpClient, baseUrl, json, events, redact }
+  return { httpClient, baseUrl, json, events, openEvents, redact }
 }

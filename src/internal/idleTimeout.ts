@@ -1,5 +1,8 @@
 /**
- * The idle timeout of a stream: it fails when no bytes arrive for a given time.
+ * The idle timeout of a stream: it fails when no bytes arrive for a given time. Over a transport that gives
+ * a `BodyReader`, one watchdog fiber fails the waiting read (`watchIdle`); over any other, the platform's
+ * body stream is read by a reader fiber into a small queue (`withIdleTimeout`), since a read of that stream
+ * cannot be ended from outside.
  */
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
@@ -7,6 +10,7 @@ import * as Queue from "effect/Queue"
 import * as Stream from "effect/Stream"
 import * as Take from "effect/Take"
 import type { TimeoutError } from "../StudioError.js"
+import type { BodyReader } from "./bodyReader.js"
 
 /**
  * Fails a stream with `onIdle()` when no bytes arrive for `idle`. A reader fiber moves the reads into a
@@ -53,3 +57,28 @@ export const withIdleTimeout = <A, E>(
     yield* Effect.forkScoped(watchdog)
     return Stream.flattenTake(Stream.fromQueue(reads))
   }))
+
+/**
+ * Fails `reader`'s waiting read with `onIdle()` once it has waited `idle` for the network, and releases the
+ * body. One fiber per stream, asleep until the moment the waiting read would have waited that long; a read
+ * costs it nothing. A slow consumer does not make a stream idle: only a read waiting counts.
+ */
+export const watchIdle = <E>(
+  reader: BodyReader<E | TimeoutError>,
+  idle: Duration.Duration,
+  onIdle: () => TimeoutError
+): Effect.Effect<void> =>
+  Effect.clockWith((clock) => {
+    const idleMillis = Duration.toMillis(idle)
+    const watch: Effect.Effect<void> = Effect.suspend(() => {
+      if (reader.done) return Effect.void
+      const since = reader.waitingSince
+      const waited = since === undefined ? 0 : clock.unsafeCurrentTimeMillis() - since
+      if (since !== undefined && waited >= idleMillis) {
+        reader.abort(onIdle())
+        return Effect.void
+      }
+      return Effect.zipRight(Effect.sleep(Duration.millis(idleMillis - waited)), watch)
+    })
+    return watch
+  })

@@ -112,15 +112,16 @@ export const stream = <C extends Check<any, any>, A>(
   const { body, check, name, parse, path } = operation
   const spanName = `studio.${name}`
   return (input) =>
-    Stream.unwrap(
-      Effect.map(
-        Effect.zip(check(name, input) as Effect.Effect<ValidOf<C>, ValidationError>, StudioClient),
-        ([valid, client]) =>
-          Stream.withSpan(
-            client.events({ operation: name, path: path(valid), body: body(valid) }, parse),
-            spanName,
-            spanOptions(operation.attributes(valid))
-          )
+    Stream.unwrapScoped(Effect.gen(function*() {
+      const valid = yield* (check(name, input) as Effect.Effect<ValidOf<C>, ValidationError>)
+      const client = yield* StudioClient
+      // the span is the scope's (it ends with the stream, failed if the stream fails) and the parent of the
+      // connection; the reads run outside it, so that none pays for a span of its own
+      const span = yield* Effect.makeSpanScoped(spanName, spanOptions(operation.attributes(valid)))
+      const pull = yield* Effect.withParentSpan(
+        client.openEvents({ operation: name, path: path(valid), body: body(valid) }, parse),
+        span
       )
-    )
+      return Stream.repeatEffectChunkOption(pull)
+    }))
 }

@@ -7,6 +7,7 @@ import * as Chunk from "effect/Chunk"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
+import type * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import { DecodeError, TransportError } from "../StudioError.js"
 import { formatSize } from "./body.js"
@@ -175,10 +176,10 @@ export class SseParser {
 export const defaultMaxEventSize = 8 * 1024 * 1024
 
 /** At most this many bytes are read after `[DONE]` (for the body's end, so the connection can be reused). */
-const afterDoneBytes = 4096
+export const afterDoneBytes = 4096
 
 /** ... and for at most this long; then the body is released, whatever the server does. */
-const afterDoneWindow: Duration.Duration = Duration.millis(100)
+export const afterDoneWindow: Duration.Duration = Duration.millis(100)
 
 /** Where a stream's events come from and what bounds them. */
 export interface DecodeOptions {
@@ -189,7 +190,8 @@ export interface DecodeOptions {
 }
 
 /**
- * The `data` of each event of a body, up to `[DONE]`, each turned by `parse` into an output or an error. A
+ * The `data` of each event of a body, up to `[DONE]`, each turned by `parse` into an output or an error, as
+ * a pull bound to the scope (`Stream.fromPull` makes it a stream). A
  * body that ends before `[DONE]` fails with `TransportError`: a stream cut short is never taken for a
  * complete answer; an event larger than `maxEventSize` fails with `DecodeError` and the body is released
  * at once. One read is parsed in one step, and its outputs go downstream as one chunk; outputs before a
@@ -206,76 +208,97 @@ export const decodeEventsWith = <A, E2>(
   parse: (data: string) => A | EventError<E2>,
   options: DecodeOptions = {}
 ) =>
-<E, R>(bytes: Stream.Stream<Uint8Array, E, R>): Stream.Stream<A, E | E2 | TransportError | DecodeError, R> =>
-  Stream.unwrapScoped(Effect.map(Stream.toPull(bytes), (pull) => {
-    type Failure = E | E2 | TransportError | DecodeError
-    type Pull = Effect.Effect<Chunk.Chunk<A>, Option.Option<Failure>, R>
-    const maxEventSize = options.maxEventSize ?? defaultMaxEventSize
-    const parser = new SseParser(maxEventSize)
-    /** After the outputs of the last read went downstream: the error that follows them, or the end. */
-    let next: Option.Option<Option.Option<Failure>> = Option.none()
+<E, R>(
+  bytes: Stream.Stream<Uint8Array, E, R>
+): Effect.Effect<Pull<A, E | E2 | TransportError | DecodeError, R>, never, Scope.Scope | R> =>
+  Effect.map(Stream.toPull(bytes), (pull) => eventsOf(method, url, parse, options, pull, drainAfterDone(pull)))
 
-    /** Parses the events of one read: the outputs, and whether the stream is over or failed. */
-    const step = (events: Array<string>, out: Array<A>): { done: boolean; error: E2 | undefined } => {
-      for (let i = 0; i < events.length; i++) {
-        const data = events[i]!
-        if (data === doneMarker) return { done: true, error: undefined }
-        const result = parse(data)
-        if (result instanceof EventError) return { done: false, error: result.error }
-        out.push(result)
-      }
-      return { done: false, error: undefined }
-    }
-    /** The outputs, then `then` (an error, or the end). */
-    const finish = (out: Array<A>, then: Option.Option<Failure>): Pull => {
-      if (out.length === 0) return Effect.fail(then)
-      next = Option.some(then)
-      return Effect.succeed(Chunk.unsafeFromArray(out))
-    }
-    const tooLarge = () =>
-      new DecodeError({
-        operation: options.operation ?? "stream",
-        reason: `an event is larger than ${formatSize(maxEventSize)} (maxEventSize): raise maxEventSize if it is ` +
-          "expected, or check what answers at this address"
-      })
-    /** A bounded read after [DONE]: the body's end usually follows at once; nothing waits for more. */
-    const afterDone: Effect.Effect<void, never, R> = Effect.suspend(() => {
-      let left = afterDoneBytes
-      const drain: Effect.Effect<void, Option.Option<E>, R> = Effect.flatMap(pull, (reads) => {
-        for (const read of reads) left -= read.length
-        return left > 0 ? drain : Effect.void
-      })
-      return Effect.ignore(Effect.timeout(drain, afterDoneWindow))
+/** A bounded read after [DONE]: the body's end usually follows at once; nothing waits for more. */
+const drainAfterDone = <E, R>(pull: Pull<Uint8Array, E, R>): Effect.Effect<void, never, R> =>
+  Effect.suspend(() => {
+    let left = afterDoneBytes
+    const next: Effect.Effect<void, Option.Option<E>, R> = Effect.flatMap(pull, (reads) => {
+      for (const read of reads) left -= read.length
+      return left > 0 ? next : Effect.void
     })
-    const read: Pull = Effect.suspend(() => {
-      if (next._tag === "Some") return Effect.fail(next.value)
-      return Effect.matchEffect(pull, {
-        onFailure: (error): Pull => {
-          if (error._tag === "Some") return Effect.fail(error)
-          const out: Array<A> = []
-          const { done, error: failed } = step(parser.end(), out)
-          if (failed !== undefined) return finish(out, Option.some(failed))
-          return finish(
-            out,
-            done ? Option.none() : Option.some(
-              new TransportError({ method, url, reason: "the event stream ended before [DONE]" })
-            )
-          )
-        },
-        onSuccess: (reads): Pull => {
-          const out: Array<A> = []
-          for (const bytes of reads) {
-            const { done, error } = step(parser.push(bytes), out)
-            if (error !== undefined) return finish(out, Option.some(error))
-            if (done) return Effect.zipRight(afterDone, finish(out, Option.none()))
-            if (parser.tooLarge) return finish(out, Option.some(tooLarge()))
-          }
-          return out.length === 0 ? read : Effect.succeed(Chunk.unsafeFromArray(out))
-        }
-      })
+    return Effect.ignore(Effect.timeout(next, afterDoneWindow))
+  })
+
+/** A pull of a stream: each call the next outputs; `None` at the end, `Some` with its error on a failure. */
+export type Pull<A, E, R = never> = Effect.Effect<Chunk.Chunk<A>, Option.Option<E>, R>
+
+/**
+ * The events of the reads `pull` gives (each call the bytes of one or more network reads; `None` at the
+ * body's end), as `decodeEventsWith` says, as a pull; `afterDone` runs at `[DONE]`, before the end.
+ */
+export const eventsOf = <A, E2, E, R>(
+  method: string,
+  url: string,
+  parse: (data: string) => A | EventError<E2>,
+  options: DecodeOptions,
+  pull: Pull<Uint8Array, E, R>,
+  afterDone: Effect.Effect<void, never, R>
+): Pull<A, E | E2 | TransportError | DecodeError, R> => {
+  type Failure = E | E2 | TransportError | DecodeError
+  type Out = Pull<A, Failure, R>
+  const maxEventSize = options.maxEventSize ?? defaultMaxEventSize
+  const parser = new SseParser(maxEventSize)
+  /** After the outputs of the last read went downstream: the error that follows them, or the end. */
+  let next: Option.Option<Option.Option<Failure>> = Option.none()
+
+  /** Parses the events of one read: the outputs, and whether the stream is over or failed. */
+  const step = (events: Array<string>, out: Array<A>): { done: boolean; error: E2 | undefined } => {
+    for (let i = 0; i < events.length; i++) {
+      const data = events[i]!
+      if (data === doneMarker) return { done: true, error: undefined }
+      const result = parse(data)
+      if (result instanceof EventError) return { done: false, error: result.error }
+      out.push(result)
+    }
+    return { done: false, error: undefined }
+  }
+  /** The outputs, then `then` (an error, or the end). */
+  const finish = (out: Array<A>, then: Option.Option<Failure>): Out => {
+    if (out.length === 0) return Effect.fail(then)
+    next = Option.some(then)
+    return Effect.succeed(Chunk.unsafeFromArray(out))
+  }
+  const tooLarge = () =>
+    new DecodeError({
+      operation: options.operation ?? "stream",
+      reason: `an event is larger than ${formatSize(maxEventSize)} (maxEventSize): raise maxEventSize if it is ` +
+        "expected, or check what answers at this address"
     })
-    return Stream.repeatEffectChunkOption(read)
-  }))
+  const onEnd = (): Out => {
+    const out: Array<A> = []
+    const { done, error: failed } = step(parser.end(), out)
+    if (failed !== undefined) return finish(out, Option.some(failed))
+    return finish(
+      out,
+      done ? Option.none() : Option.some(
+        new TransportError({ method, url, reason: "the event stream ended before [DONE]" })
+      )
+    )
+  }
+  const onReads = (reads: Chunk.Chunk<Uint8Array>): Out => {
+    const out: Array<A> = []
+    for (const bytes of reads) {
+      const { done, error } = step(parser.push(bytes), out)
+      if (error !== undefined) return finish(out, Option.some(error))
+      if (done) return Effect.zipRight(afterDone, finish(out, Option.none()))
+      if (parser.tooLarge) return finish(out, Option.some(tooLarge()))
+    }
+    return out.length === 0 ? read : Effect.succeed(Chunk.unsafeFromArray(out))
+  }
+  const read: Out = Effect.suspend(() => {
+    if (next._tag === "Some") return Effect.fail(next.value)
+    return Effect.matchEffect(pull, {
+      onFailure: (error): Out => error._tag === "Some" ? Effect.fail(error) : onEnd(),
+      onSuccess: onReads
+    })
+  })
+  return read
+}
 
 /** The error of an event that `parse` rejects (a class, so that no output is mistaken for it). */
 export class EventError<E> {

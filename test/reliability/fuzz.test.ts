@@ -93,7 +93,9 @@ describe("fuzzing the SSE decoder", () => {
         async (bytes, cuts) => {
           const exit = await Effect.runPromiseExit(
             Stream.runCollect(
-              decodeEventsWith("POST", "/x", (data: string) => data)(Stream.fromIterable(splitAt(bytes, cuts)))
+              Stream.fromPull(
+                decodeEventsWith("POST", "/x", (data: string) => data)(Stream.fromIterable(splitAt(bytes, cuts)))
+              )
             )
           )
           if (Exit.isSuccess(exit)) return Chunk.toReadonlyArray(exit.value).every((data) => typeof data === "string")

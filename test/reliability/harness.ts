@@ -20,6 +20,7 @@ import * as Reference from "../../src/reference/index.js"
 import { overSocket } from "../../src/reference/node.js"
 import * as StudioClient from "../../src/StudioClient.js"
 import type * as StudioError from "../../src/StudioError.js"
+import { UndiciHttpClient } from "../../src/undici/index.js"
 
 import { canaryKey } from "../support/canaries.js"
 
@@ -94,13 +95,17 @@ export const referenceServer = (
     }
   })
 
-/** The transports the SDK is tested over. */
+/** The transports the SDK is tested over: the platform's two, and `studio-effect/undici`. */
 export const transports = {
   fetch: FetchHttpClient.layer,
-  undici: NodeHttpClient.layerUndici
+  undici: NodeHttpClient.layerUndici,
+  "sdk-undici": UndiciHttpClient.layer
 } as const
 
 export type TransportName = keyof typeof transports
+
+/** Every transport, for the rows run over each. */
+export const transportNames = Object.keys(transports) as ReadonlyArray<TransportName>
 
 /** When the client sent each request, on Effect's clock (the transport's view, before any I/O). */
 export interface SendLog {

@@ -36,6 +36,7 @@ import {
   type SendLog,
   showError,
   type TransportName,
+  transportNames,
   valueOf
 } from "./harness.js"
 
@@ -128,10 +129,9 @@ const row = <A>(
     return result
   })).pipe(Effect.provide(observe))
 
-const both: ReadonlyArray<TransportName> = ["fetch", "undici"]
 const gaps = (times: ReadonlyArray<number>) => times.slice(1).map((t, i) => t - times[i]!)
 
-for (const transport of both) {
+for (const transport of transportNames) {
   describe(`fault matrix over ${transport}`, () => {
     it.effect("429 with Retry-After (rate limit): retried after exactly that delay", () =>
       row(transport, { rateLimit: { limit: 1, window: "3 seconds" } }, {}, (server, log) =>

@@ -1,0 +1,158 @@
+/**
+ * A response body read in the reading fiber, one network read at a time: a read takes everything that has
+ * arrived since the last one, and waits (one `Effect.async`, no fiber, no queue) only when nothing has. The
+ * idle timeout fails a waiting read from outside (`abort`), which also releases the body at once.
+ *
+ * Responses of `studio-effect/undici` offer one (`bodyReaderOf`); on any other transport the body is read
+ * as the platform's `Stream`. The measured reason is in `bench/README.md` ("An SDK transport").
+ */
+import * as Chunk from "effect/Chunk"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import type { Readable } from "node:stream"
+
+/** @internal */
+export const BodyReaderTypeId: unique symbol = Symbol.for("studio-effect/BodyReader")
+
+/** A body read without a stream around it. */
+export interface BodyReader<E> {
+  /** The bytes that arrived since the last read; fails with `None` at the body's end, `Some` on a failure. */
+  readonly read: Effect.Effect<Chunk.Chunk<Uint8Array>, Option.Option<E>>
+  /** When the waiting read began to wait for the network (`now()`'s time), or `undefined` when none waits. */
+  readonly waitingSince: number | undefined
+  /** Whether reading is over (the body ended, failed, was aborted or released). */
+  readonly done: boolean
+  /** Fails the waiting read and every later one with `error`, and releases the body at once. */
+  readonly abort: (error: E) => void
+  /**
+   * Done with the body: what is left of it is read in the background, at most `bytes`, so that its end can
+   * arrive and the connection be reused; past that it is destroyed. Whether the body is still open: then
+   * the caller bounds the wait in time with `destroy`.
+   */
+  readonly release: (bytes: number) => boolean
+  /** Destroys the body unless it ended. */
+  readonly destroy: () => void
+  /** Releases the body at once, unless it ended or was released. */
+  readonly close: () => void
+}
+
+/** A response that can give its body as a `BodyReader`. */
+export interface HasBodyReader {
+  readonly [BodyReaderTypeId]: <E>(onError: (cause: unknown) => E, now: () => number) => BodyReader<E>
+}
+
+/** The body reader of a response, when its transport offers one. */
+export const bodyReaderOf = (response: object): HasBodyReader[typeof BodyReaderTypeId] | undefined =>
+  BodyReaderTypeId in response ? (response as HasBodyReader)[BodyReaderTypeId].bind(response) : undefined
+
+const ignore = () => {}
+
+/** A `BodyReader` over a Node `Readable` in paused mode. */
+export class ReadableBodyReader<E> implements BodyReader<E> {
+  waitingSince: number | undefined = undefined
+  /** How reading ends once nothing is buffered: `None` at the body's end, `Some` on a failure. */
+  private end: Option.Option<E> | undefined = undefined
+  private resume: ((result: Effect.Effect<Chunk.Chunk<Uint8Array>, Option.Option<E>>) => void) | undefined = undefined
+  private finished = false
+
+  constructor(
+    private readonly body: Readable,
+    private readonly onError: (cause: unknown) => E,
+    private readonly now: () => number
+  ) {
+    body.on("readable", this.wake)
+    body.on("end", this.onEnd)
+    body.on("error", this.onFailure)
+  }
+
+  get done(): boolean {
+    return this.finished || this.end !== undefined
+  }
+
+  readonly read: Effect.Effect<Chunk.Chunk<Uint8Array>, Option.Option<E>> = Effect.async((resume) => {
+    const result = this.take()
+    if (result !== undefined) return resume(result)
+    this.resume = resume
+    this.waitingSince = this.now()
+    return Effect.sync(() => {
+      this.resume = undefined
+      this.waitingSince = undefined
+    })
+  })
+
+  /** What a read gives now, or `undefined` when it has to wait. */
+  private take(): Effect.Effect<Chunk.Chunk<Uint8Array>, Option.Option<E>> | undefined {
+    const end = this.end
+    if (end !== undefined && end._tag === "Some") return Effect.fail(end)
+    if (this.finished) return Effect.fail(Option.none())
+    const bytes = this.body.read() as Uint8Array | null
+    if (bytes !== null) return Effect.succeed(Chunk.of(bytes))
+    return end === undefined ? undefined : Effect.fail(end)
+  }
+
+  private readonly wake = (): void => {
+    const resume = this.resume
+    if (resume === undefined) return
+    const result = this.take()
+    if (result === undefined) return
+    this.resume = undefined
+    this.waitingSince = undefined
+    resume(result)
+  }
+
+  private readonly onEnd = (): void => {
+    if (this.end === undefined) this.end = Option.none()
+    this.wake()
+  }
+
+  private readonly onFailure = (cause: unknown): void => {
+    if (this.end === undefined || this.end._tag === "None") this.end = Option.some(this.onError(cause))
+    this.wake()
+  }
+
+  private detach(): void {
+    this.body.off("readable", this.wake)
+    this.body.off("end", this.onEnd)
+    this.body.off("error", this.onFailure)
+    // a late error of a body no longer read is not an uncaught exception
+    this.body.on("error", ignore)
+  }
+
+  readonly abort = (error: E): void => {
+    if (this.finished) return
+    this.end = Option.some(error)
+    const resume = this.resume
+    this.close()
+    if (resume !== undefined) {
+      this.resume = undefined
+      this.waitingSince = undefined
+      resume(Effect.fail(Option.some(error)))
+    }
+  }
+
+  readonly release = (bytes: number): boolean => {
+    if (this.finished) return false
+    this.finished = true
+    this.detach()
+    const body = this.body
+    if (body.readableEnded || body.destroyed) return false
+    let left = bytes
+    body.on("data", (read: Uint8Array) => {
+      left -= read.length
+      if (left <= 0) body.destroy()
+    })
+    body.resume()
+    return true
+  }
+
+  readonly destroy = (): void => {
+    if (!this.body.readableEnded && !this.body.destroyed) this.body.destroy()
+  }
+
+  readonly close = (): void => {
+    if (this.finished) return
+    this.finished = true
+    this.detach()
+    this.destroy()
+  }
+}
