@@ -8,6 +8,7 @@ import { NodeHttpClient } from "@effect/platform-node"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer, Redacted, Stream } from "effect"
 import { Chat, StudioClient } from "../src/index.js"
+import { UndiciHttpClient } from "../src/undici/index.js"
 import { ForkCounter } from "./support/forkCounter.js"
 import { testServer } from "./support/testServer.js"
 
@@ -34,10 +35,11 @@ const forksOf = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
   })
 
 for (
-  const [name, transport] of [["FetchHttpClient", FetchHttpClient.layer], [
-    "NodeHttpClient.layerUndici",
-    NodeHttpClient.layerUndici
-  ]] as const
+  const [name, transport] of [
+    ["FetchHttpClient", FetchHttpClient.layer],
+    ["NodeHttpClient.layerUndici", NodeHttpClient.layerUndici],
+    ["UndiciHttpClient.layer", UndiciHttpClient.layer]
+  ] as const
 ) {
   describe(`fibers per operation (${name})`, () => {
     it.live("a request forks a fixed number of fibers; a stream's count does not grow with its reads", () =>

@@ -5,7 +5,7 @@ import { Cause, Effect, Exit, Fiber, Layer, Redacted, Stream } from "effect"
 import * as fc from "fast-check"
 import { Chat, Maestro, StudioClient, StudioError } from "../src/index.js"
 import { scrub, secretsOf } from "../src/internal/scrub.js"
-import { clientLayer, referenceServer } from "./reliability/harness.js"
+import { clientLayer, referenceServer, transportNames } from "./reliability/harness.js"
 import { canaries, canaryHttp, canaryKey, canaryMcp, runRequest } from "./support/canaries.js"
 import { advanceUntil, waitUntil } from "./support/clock.js"
 import { findSpan, logAtEveryLevel, makeRecording } from "./support/observe.js"
@@ -177,7 +177,7 @@ describe("secrets never leave the SDK", () => {
 
   it.effect("a failed run whose message quotes the key and the tool credentials: RunFailed scrubbed", () =>
     Effect.gen(function*() {
-      for (const transport of ["fetch", "undici"] as const) {
+      for (const transport of transportNames) {
         yield* Effect.scoped(Effect.gen(function*() {
           const server = yield* referenceServer({
             apiKeys: [canaryKey],

@@ -25,13 +25,11 @@ export interface BodyReader<E> {
   /** Fails the waiting read and every later one with `error`, and releases the body at once. */
   readonly abort: (error: E) => void
   /**
-   * Done with the body: what is left of it is read in the background, at most `bytes`, so that its end can
-   * arrive and the connection be reused; past that it is destroyed. Whether the body is still open: then
-   * the caller bounds the wait in time with `destroy`.
+   * Done with the body: what is left of it is read in the background, at most `bytes` for at most `millis`,
+   * so that its end can arrive and the connection be reused; past either bound it is destroyed. The time
+   * bound is a timer of the platform (unref'd), not a fiber: it outlives the stream, which has ended.
    */
-  readonly release: (bytes: number) => boolean
-  /** Destroys the body unless it ended. */
-  readonly destroy: () => void
+  readonly release: (bytes: number, millis: number) => void
   /** Releases the body at once, unless it ended or was released. */
   readonly close: () => void
 }
@@ -130,29 +128,27 @@ export class ReadableBodyReader<E> implements BodyReader<E> {
     }
   }
 
-  readonly release = (bytes: number): boolean => {
-    if (this.finished) return false
+  readonly release = (bytes: number, millis: number): void => {
+    if (this.finished) return
     this.finished = true
     this.detach()
     const body = this.body
-    if (body.readableEnded || body.destroyed) return false
+    if (body.readableEnded || body.destroyed) return
     let left = bytes
+    const timer = setTimeout(() => body.destroy(), millis)
+    timer.unref()
+    body.on("close", () => clearTimeout(timer))
     body.on("data", (read: Uint8Array) => {
       left -= read.length
       if (left <= 0) body.destroy()
     })
     body.resume()
-    return true
-  }
-
-  readonly destroy = (): void => {
-    if (!this.body.readableEnded && !this.body.destroyed) this.body.destroy()
   }
 
   readonly close = (): void => {
     if (this.finished) return
     this.finished = true
     this.detach()
-    this.destroy()
+    if (!this.body.readableEnded && !this.body.destroyed) this.body.destroy()
   }
 }

@@ -10,7 +10,7 @@ import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
 import * as HttpTraceContext from "@effect/platform/HttpTraceContext"
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
-import type * as Duration from "effect/Duration"
+import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import type * as Either from "effect/Either"
 import type * as Fiber from "effect/Fiber"
@@ -21,6 +21,7 @@ import type * as Schema from "effect/Schema"
 import type * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import * as Tracer from "effect/Tracer"
+import { ChatCompletion } from "../ChatSchema.js"
 import type { JsonRequest, Service, StreamRequest, StudioClientOptions } from "../StudioClient.js"
 import {
   AuthError,
@@ -32,6 +33,7 @@ import {
 } from "../StudioError.js"
 import { defaultMaxResponseSize, readBody, readErrorBody } from "./body.js"
 import { bodyReaderOf } from "./bodyReader.js"
+import { decodeCompletion } from "./completion.js"
 import { watchIdle, withIdleTimeout } from "./idleTimeout.js"
 import { withoutRedirects } from "./redirect.js"
 import { fromResponse, requestIdOf } from "./responseError.js"
@@ -68,7 +70,8 @@ export interface ClientConfig {
 
 type Decoder<A> = (input: unknown) => Either.Either<A, ParseResult.ParseIssue>
 
-const decoders = new WeakMap<Schema.Schema.Any, Decoder<any>>()
+/** The decoders of response schemas; a schema with a decoder of its own checked equal to it starts here. */
+const decoders = new WeakMap<Schema.Schema.Any, Decoder<any>>([[ChatCompletion, decodeCompletion]])
 
 /** The decoder of a response schema, made once per schema; synchronous, so no effect is built per answer. */
 const decoderOf = <A, I>(schema: Schema.Schema<A, I>): Decoder<A> => {
@@ -295,12 +298,7 @@ export const makeService = (config: ClientConfig, transport: HttpClient.HttpClie
         )
         yield* Effect.addFinalizer(() => Effect.sync(reader.close))
         yield* Effect.forkScoped(watchIdle(reader, settings.streamIdleTimeout, onIdle))
-        // the rest of the body is read in the background; a daemon bounds that in time (only when it is open)
-        const afterDone = Effect.suspend(() =>
-          reader.release(afterDoneBytes)
-            ? Effect.asVoid(Effect.forkDaemon(Effect.delay(Effect.sync(reader.destroy), afterDoneWindow)))
-            : Effect.void
-        )
+        const afterDone = Effect.sync(() => reader.release(afterDoneBytes, Duration.toMillis(afterDoneWindow)))
         events = eventsOf("POST", url, parse, decodeOptions, reader.read, afterDone)
       }
       return Effect.mapError(events, Option.map(scrubbed))

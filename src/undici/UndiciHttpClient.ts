@@ -125,8 +125,9 @@ class UndiciResponse extends Inspectable.Class implements HttpClientResponse.Htt
     return this.source.statusCode
   }
 
+  private cachedHeaders: Headers.Headers | undefined = undefined
   get headers(): Headers.Headers {
-    return Headers.fromInput(this.source.headers)
+    return this.cachedHeaders ??= Headers.fromInput(this.source.headers)
   }
 
   get cookies(): Cookies.Cookies {

@@ -18,6 +18,7 @@ import * as Stream from "effect/Stream"
 import { StudioLanguageModel } from "../../src/ai/index.js"
 import * as Reference from "../../src/reference/index.js"
 import * as StudioClient from "../../src/StudioClient.js"
+import { UndiciHttpClient } from "../../src/undici/index.js"
 
 const Lookup = Tool.make("lookup_population", {
   description: "The population of a city",
@@ -32,7 +33,8 @@ const Answer = Schema.Struct({ city: Schema.String, large: Schema.Boolean })
 
 const transports: ReadonlyArray<readonly [string, Layer.Layer<HttpClient.HttpClient>]> = [
   ["FetchHttpClient", FetchHttpClient.layer],
-  ["NodeHttpClient.layerUndici", NodeHttpClient.layerUndici]
+  ["NodeHttpClient.layerUndici", NodeHttpClient.layerUndici],
+  ["UndiciHttpClient.layer", UndiciHttpClient.layer]
 ]
 
 for (const [name, transport] of transports) {

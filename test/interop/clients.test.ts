@@ -17,6 +17,7 @@ import OpenAI from "openai"
 import * as Chat from "../../src/Chat.js"
 import * as Reference from "../../src/reference/index.js"
 import * as StudioClient from "../../src/StudioClient.js"
+import { UndiciHttpClient } from "../../src/undici/index.js"
 import { served as serve } from "../support/serve.js"
 import { question, weather } from "./weather.js"
 
@@ -212,7 +213,8 @@ const sdkConversation = Effect.gen(function*() {
 
 const transports: ReadonlyArray<readonly [string, Layer.Layer<HttpClient.HttpClient>]> = [
   ["FetchHttpClient", FetchHttpClient.layer],
-  ["NodeHttpClient.layerUndici", NodeHttpClient.layerUndici]
+  ["NodeHttpClient.layerUndici", NodeHttpClient.layerUndici],
+  ["UndiciHttpClient.layer", UndiciHttpClient.layer]
 ]
 
 describe("the SDK does the same conversation", () => {

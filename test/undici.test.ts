@@ -1,0 +1,83 @@
+/**
+ * `studio-effect/undici` as an `HttpClient` of its own, over a real socket on 127.0.0.1: what any user of
+ * the platform's interface gets from it (bodies of every kind both ways, headers, cookies, redirects
+ * returned, failures typed, interruption releasing the socket). The client's own use of it runs through the
+ * whole fault matrix, the bounds and the fiber counts (`test/reliability/`, `test/fibers.test.ts`).
+ */
+import * as HttpBody from "@effect/platform/HttpBody"
+import * as HttpClient from "@effect/platform/HttpClient"
+import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
+import { describe, expect, it } from "@effect/vitest"
+import * as Chunk from "effect/Chunk"
+import * as Effect from "effect/Effect"
+import * as Fiber from "effect/Fiber"
+import * as Stream from "effect/Stream"
+import { UndiciHttpClient } from "../src/undici/index.js"
+import { waitUntil } from "./support/clock.js"
+import { testServer } from "./support/testServer.js"
+
+const decoder = new TextDecoder()
+
+describe("UndiciHttpClient", () => {
+  it.scopedLive("sends every kind of body and reads the answer as text, JSON, bytes and a stream", () =>
+    Effect.gen(function*() {
+      const server = yield* testServer((request) => ({
+        headers: { "set-cookie": "session=abc; Path=/", "x-echo": request.headers["content-type"] ?? "" },
+        json: { method: request.method, body: request.body }
+      }))
+      const client = yield* HttpClient.HttpClient
+      const post = (body: HttpBody.HttpBody) =>
+        client.execute(HttpClientRequest.post(`${server.url}/echo`).pipe(HttpClientRequest.setBody(body)))
+
+      const json = yield* Effect.flatMap(post(HttpBody.unsafeJson({ a: 1 })), (response) => response.json)
+      expect(json).toEqual({ method: "POST", body: "{\"a\":1}" })
+
+      const text = yield* post(HttpBody.text("plain", "text/plain"))
+      expect(text.status).toBe(200)
+      expect(text.headers["x-echo"]).toBe("text/plain")
+      expect(text.cookies.cookies["session"]?.value).toBe("abc")
+      expect(JSON.parse(yield* text.text)).toEqual({ method: "POST", body: "plain" })
+
+      const streamed = yield* post(HttpBody.stream(Stream.make("st", "re", "am").pipe(Stream.encodeText)))
+      const bytes = yield* Stream.runCollect(streamed.stream)
+      const whole = Chunk.toReadonlyArray(bytes).map((part) => decoder.decode(part)).join("")
+      expect(JSON.parse(whole)).toEqual({ method: "POST", body: "stream" })
+
+      const buffer = yield* Effect.flatMap(post(HttpBody.empty), (response) => response.arrayBuffer)
+      expect(JSON.parse(decoder.decode(buffer))).toEqual({ method: "POST", body: "" })
+    }).pipe(Effect.provide(UndiciHttpClient.layer)))
+
+  it.scopedLive("a redirect is returned, not followed", () =>
+    Effect.gen(function*() {
+      const server = yield* testServer(() => ({ status: 302, headers: { location: "http://127.0.0.1:1/elsewhere" } }))
+      const response = yield* HttpClient.get(`${server.url}/moved`)
+      expect(response.status).toBe(302)
+      expect(response.headers["location"]).toBe("http://127.0.0.1:1/elsewhere")
+      expect(server.requests).toHaveLength(1)
+    }).pipe(Effect.provide(UndiciHttpClient.layer)))
+
+  it.scopedLive("a refused connection is a RequestError of the transport", () =>
+    Effect.gen(function*() {
+      const error = yield* Effect.flip(HttpClient.get("http://127.0.0.1:1/nothing"))
+      expect(error._tag).toBe("RequestError")
+      if (error._tag === "RequestError") expect(error.reason).toBe("Transport")
+    }).pipe(Effect.provide(UndiciHttpClient.layer)))
+
+  it.scopedLive("interrupting a request waiting for its answer closes its socket", () =>
+    Effect.gen(function*() {
+      const server = yield* testServer(() => ({ chunks: [], end: false }))
+      const fiber = yield* Effect.fork(HttpClient.get(`${server.url}/slow`).pipe(Effect.flatMap((r) => r.text)))
+      yield* waitUntil(() => server.requests.length === 1)
+      yield* Fiber.interrupt(fiber)
+      yield* waitUntil(() => server.closedSockets() === 1)
+    }).pipe(Effect.provide(UndiciHttpClient.layer)))
+
+  it.scopedLive("a body stream left early releases its socket", () =>
+    Effect.gen(function*() {
+      const server = yield* testServer(() => ({ chunks: ["first ", "second"], end: false }))
+      const response = yield* HttpClient.get(`${server.url}/open`)
+      const first = yield* Stream.runHead(response.stream)
+      expect(first._tag).toBe("Some")
+      yield* waitUntil(() => server.closedSockets() === 1)
+    }).pipe(Effect.provide(UndiciHttpClient.layer)))
+})
