@@ -18,6 +18,12 @@ export interface Params {
   readonly mode: "events" | "coalesced"
   /** Validations per repetition. */
   readonly iterations: number
+  /**
+   * Requests or streams of the warm-up. Every client warms up alike, and long enough for the JIT to settle
+   * (as in a long-running backend): Effect-based clients reach their steady cost only after a few thousand
+   * operations.
+   */
+  readonly warmUp: number
 }
 
 /** The measurements of one repetition, named by what they measure. */
@@ -161,8 +167,7 @@ type Scenario = (client: BenchClient, params: Params) => Promise<Sample>
 
 const scenarios: Record<string, { warmUp: Scenario; measure: Scenario }> = {
   requests: {
-    // every client warms up alike and long enough for the JIT to settle, as in a long-running backend
-    warmUp: (client, params) => requests(client, params, Math.max(500, Math.ceil(params.count / 4))),
+    warmUp: (client, params) => requests(client, params, params.warmUp),
     measure: (client, params) => requests(client, params, params.count)
   },
   streams: {
@@ -170,7 +175,7 @@ const scenarios: Record<string, { warmUp: Scenario; measure: Scenario }> = {
       streams(
         client,
         params,
-        params.count === 1 ? 1 : Math.max(200, Math.ceil(params.count / 4)),
+        params.warmUp,
         Math.max(64, Math.ceil(params.tokens / 10)),
         false
       ),

@@ -54,13 +54,22 @@ export interface ScenarioSpec {
 
 export const scenarioSpecs = (scale: number, reps: number): ReadonlyArray<ScenarioSpec> => {
   const n = (count: number, min = 1) => Math.max(min, Math.round(count * scale))
-  const base = { reps, count: 1, concurrency: 1, tokens: 0, mode: "events" as const, iterations: 0 }
+  const base = { reps, count: 1, concurrency: 1, tokens: 0, mode: "events" as const, iterations: 0, warmUp: 1 }
+  const requestsWarmUp = n(5000, 4)
   return [
-    { id: "sequential", scenario: "requests", params: { ...base, count: n(2000, 4) } },
-    { id: "concurrent", scenario: "requests", params: { ...base, count: n(2000, 4), concurrency: 32 } },
+    { id: "sequential", scenario: "requests", params: { ...base, count: n(2000, 4), warmUp: requestsWarmUp } },
+    {
+      id: "concurrent",
+      scenario: "requests",
+      params: { ...base, count: n(2000, 4), concurrency: 32, warmUp: requestsWarmUp }
+    },
     { id: "stream-events", scenario: "streams", params: { ...base, tokens: n(100_000, 100) } },
     { id: "stream-coalesced", scenario: "streams", params: { ...base, tokens: n(100_000, 100), mode: "coalesced" } },
-    { id: "short-streams", scenario: "streams", params: { ...base, count: n(500, 2), tokens: 64, concurrency: 16 } },
+    {
+      id: "short-streams",
+      scenario: "streams",
+      params: { ...base, count: n(500, 2), tokens: 64, concurrency: 16, warmUp: n(3000, 2) }
+    },
     {
       id: "long-stream",
       scenario: "streams",
