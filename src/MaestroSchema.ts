@@ -5,6 +5,7 @@
  * @since 0.1.0
  */
 import * as Schema from "effect/Schema"
+import { isAbsoluteUrl } from "./internal/absoluteUrl.js"
 import { showValue, withWholeChecks } from "./internal/issues.js"
 import { optional } from "./internal/optional.js"
 import type { RunModel } from "./Models.js"
@@ -141,15 +142,6 @@ export const Requirements = requirementList(Requirement)
 // ---------------------------------------------------------------------------------------------------------
 
 const StringMap = Schema.Record({ key: Schema.String, value: Schema.String })
-
-const isAbsoluteUrl = (value: string): boolean => {
-  try {
-    const url = new URL(value)
-    return (url.protocol === "https:" || url.protocol === "http:") && url.hostname !== ""
-  } catch {
-    return false
-  }
-}
 
 const AbsoluteUrl = Schema.String.pipe(
   Schema.filter((value) =>

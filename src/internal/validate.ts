@@ -5,10 +5,28 @@ import * as Effect from "effect/Effect"
 import type * as Either from "effect/Either"
 import type * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
+import { AssistantRunRequest, CreateAssistantRequest } from "../AssistantSchema.js"
+import { ChatRequest } from "../ChatSchema.js"
+import { RunRequest } from "../MaestroSchema.js"
 import { ValidationError, ValidationIssue } from "../StudioError.js"
+import type { Accept } from "./accept.js"
+import { acceptAssistantRunRequest, acceptCreateAssistantRequest } from "./assistantRequests.js"
+import { acceptChatRequest } from "./chatRequest.js"
 import { fromParseError } from "./issues.js"
+import { acceptRunRequest } from "./runRequest.js"
 
 const parseOptions = { errors: "all", onExcessProperty: "preserve" } as const
+
+/**
+ * The fast paths of the request schemas: each gives the decoded value of a usual request, many times faster
+ * than the schema, or `undefined` for the schema to decide (see each module).
+ */
+const fastPaths: ReadonlyMap<Schema.Schema.Any, Accept<unknown>> = new Map<Schema.Schema.Any, Accept<unknown>>([
+  [ChatRequest, acceptChatRequest],
+  [RunRequest, acceptRunRequest],
+  [AssistantRunRequest, acceptAssistantRunRequest],
+  [CreateAssistantRequest, acceptCreateAssistantRequest]
+])
 
 type Validator = (input: unknown) => Either.Either<any, ParseResult.ParseError>
 
@@ -26,13 +44,16 @@ const validatorOf = (schema: Schema.Schema.Any): Validator => {
 
 /**
  * Decodes `input` with `schema`, reporting every broken rule with its path as one `ValidationError`.
- * Unknown fields are kept, so fields the service adds later can be sent.
+ * Unknown fields are kept, so fields the service adds later can be sent. A usual request is decoded by the
+ * schema's fast path, to the same value.
  */
 export const validateRequest = <A, I>(
   operation: string,
   schema: Schema.Schema<A, I>,
   input: unknown
 ): Effect.Effect<A, ValidationError> => {
+  const accepted = fastPaths.get(schema)?.(input)
+  if (accepted !== undefined) return Effect.succeed(accepted as A)
   const result = validatorOf(schema)(input) as Either.Either<A, ParseResult.ParseError>
   return result._tag === "Right"
     ? Effect.succeed(result.right)

@@ -4,6 +4,7 @@
  * that breach is reported; the reference service and the benchmarks use them as realistic traffic.
  */
 import * as fc from "fast-check"
+import type { AssistantRunRequest, CreateAssistantRequest } from "../../src/AssistantSchema.js"
 import type { ChatRequest } from "../../src/ChatSchema.js"
 import type { RunRequest } from "../../src/MaestroSchema.js"
 import { chatModels, runModels } from "../../src/Models.js"
@@ -350,6 +351,70 @@ export const validRunRequest: fc.Arbitrary<RunRequest> = fc.record({
   response_language: fc.option(fc.constantFrom(...responseLanguages), { nil: null }),
   tool_resources: validToolResources
 }, { requiredKeys: [] })
+
+// ---------------------------------------------------------------------------------------------------------
+// assistants
+// ---------------------------------------------------------------------------------------------------------
+
+type AssistantRequirementInput = NonNullable<AssistantRunRequest["requirements"]>[number]
+
+/** A requirement in the service's assistant shape: a title or a description, or both. */
+export const validServiceRequirement: fc.Arbitrary<AssistantRequirementInput> = fc.record({
+  id: nonEmptyName,
+  title: text,
+  description: fc.integer({ min: 0, max: 20 }).chain(wordsText),
+  type: fc.constantFrom("mandatory", "optional", "Mandatory", "")
+}, { requiredKeys: [] }).filter((requirement) =>
+  (requirement.title ?? "") !== "" || (requirement.description ?? "") !== ""
+)
+
+/** Up to ten requirements of an assistant, in either shape. */
+const validAssistantRequirements: fc.Arbitrary<ReadonlyArray<AssistantRequirementInput>> = fc.array(
+  fc.oneof(validRequirement, validServiceRequirement),
+  { maxLength: 10 }
+)
+
+const assistantIncludes = ["data_sources", "requirements_result", "requirements_result.metadata"] as const
+
+/** A JSON object, as `output_type`, `config_overrides` or a workflow's `additional_params`. */
+const jsonObject: fc.Arbitrary<Record<string, unknown>> = fc.dictionary(
+  nonEmptyName,
+  fc.jsonValue({ maxDepth: 2 }),
+  { maxKeys: 4 }
+)
+
+/** The run settings a stored assistant has, and a call may override. */
+const assistantSettings = {
+  system_prompt: text,
+  requirements: validAssistantRequirements,
+  tools: validRunTools,
+  models: fc.array(fc.oneof(fc.constantFrom(...runModels), nonEmptyName), { maxLength: 1 }),
+  budget: fc.constantFrom("low" as const, "medium" as const, "high" as const),
+  response_language: fc.constantFrom(...responseLanguages, "unset" as const)
+}
+
+/** A request to run a stored assistant that keeps every rule of the interface. */
+export const validAssistantRunRequest: fc.Arbitrary<AssistantRunRequest> = fc.record({
+  input: validRunMessages,
+  output_type: fc.oneof(fc.constant("json" as const), jsonObject),
+  include: fc.subarray([...assistantIncludes]),
+  ...assistantSettings
+}, { requiredKeys: ["input"] })
+
+/** A request to create an assistant that keeps every rule of the interface. */
+export const validCreateAssistantRequest: fc.Arbitrary<CreateAssistantRequest> = fc.record({
+  name: nonEmptyName,
+  optimization: fc.constantFrom("cost", "latency"),
+  assistant_type: fc.constantFrom("default" as const, "chat" as const, "maestro" as const),
+  starter_questions: fc.array(fc.record({ title: text, prompt: text }), { maxLength: 3 }),
+  description: text,
+  avatar: text,
+  ...assistantSettings,
+  workflow_config: fc.record({ endpoint_url: absoluteUrl, headers, additional_params: jsonObject }, {
+    requiredKeys: ["endpoint_url"]
+  }),
+  config_overrides: jsonObject
+}, { requiredKeys: ["name"] })
 
 // ---------------------------------------------------------------------------------------------------------
 // extra fields
