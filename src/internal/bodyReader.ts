@@ -10,14 +10,15 @@ import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import type { Readable } from "node:stream"
+import { end, type Read } from "./read.js"
 
 /** @internal */
 export const BodyReaderTypeId: unique symbol = Symbol.for("studio-effect/BodyReader")
 
 /** A body read without a stream around it. */
 export interface BodyReader<E> {
-  /** The bytes that arrived since the last read; fails with `None` at the body's end, `Some` on a failure. */
-  readonly read: Effect.Effect<Chunk.Chunk<Uint8Array>, Option.Option<E>>
+  /** The bytes that arrived since the last read, or `end` at the body's end. */
+  readonly read: Read<Uint8Array, E>
   /** When the waiting read began to wait for the network (`now()`'s time), or `undefined` when none waits. */
   readonly waitingSince: number | undefined
   /** Whether reading is over (the body ended, failed, was aborted or released). */
@@ -45,12 +46,14 @@ export const bodyReaderOf = (response: object): HasBodyReader[typeof BodyReaderT
 
 const ignore = () => {}
 
+const atEnd = Effect.succeed(end)
+
 /** A `BodyReader` over a Node `Readable` in paused mode. */
 export class ReadableBodyReader<E> implements BodyReader<E> {
   waitingSince: number | undefined = undefined
   /** How reading ends once nothing is buffered: `None` at the body's end, `Some` on a failure. */
-  private end: Option.Option<E> | undefined = undefined
-  private resume: ((result: Effect.Effect<Chunk.Chunk<Uint8Array>, Option.Option<E>>) => void) | undefined = undefined
+  private ending: Option.Option<E> | undefined = undefined
+  private resume: ((result: Read<Uint8Array, E>) => void) | undefined = undefined
   private finished = false
 
   constructor(
@@ -64,10 +67,10 @@ export class ReadableBodyReader<E> implements BodyReader<E> {
   }
 
   get done(): boolean {
-    return this.finished || this.end !== undefined
+    return this.finished || this.ending !== undefined
   }
 
-  readonly read: Effect.Effect<Chunk.Chunk<Uint8Array>, Option.Option<E>> = Effect.async((resume) => {
+  readonly read: Read<Uint8Array, E> = Effect.async<Chunk.Chunk<Uint8Array> | typeof end, E>((resume) => {
     const result = this.take()
     if (result !== undefined) return resume(result)
     this.resume = resume
@@ -79,13 +82,13 @@ export class ReadableBodyReader<E> implements BodyReader<E> {
   })
 
   /** What a read gives now, or `undefined` when it has to wait. */
-  private take(): Effect.Effect<Chunk.Chunk<Uint8Array>, Option.Option<E>> | undefined {
-    const end = this.end
-    if (end !== undefined && end._tag === "Some") return Effect.fail(end)
-    if (this.finished) return Effect.fail(Option.none())
+  private take(): Read<Uint8Array, E> | undefined {
+    const ending = this.ending
+    if (ending !== undefined && ending._tag === "Some") return Effect.fail(ending.value)
+    if (this.finished) return atEnd
     const bytes = this.body.read() as Uint8Array | null
     if (bytes !== null) return Effect.succeed(Chunk.of(bytes))
-    return end === undefined ? undefined : Effect.fail(end)
+    return ending === undefined ? undefined : atEnd
   }
 
   private readonly wake = (): void => {
@@ -99,12 +102,12 @@ export class ReadableBodyReader<E> implements BodyReader<E> {
   }
 
   private readonly onEnd = (): void => {
-    if (this.end === undefined) this.end = Option.none()
+    if (this.ending === undefined) this.ending = Option.none()
     this.wake()
   }
 
   private readonly onFailure = (cause: unknown): void => {
-    if (this.end === undefined || this.end._tag === "None") this.end = Option.some(this.onError(cause))
+    if (this.ending === undefined || this.ending._tag === "None") this.ending = Option.some(this.onError(cause))
     this.wake()
   }
 
@@ -118,13 +121,13 @@ export class ReadableBodyReader<E> implements BodyReader<E> {
 
   readonly abort = (error: E): void => {
     if (this.finished) return
-    this.end = Option.some(error)
+    this.ending = Option.some(error)
     const resume = this.resume
     this.close()
     if (resume !== undefined) {
       this.resume = undefined
       this.waitingSince = undefined
-      resume(Effect.fail(Option.some(error)))
+      resume(Effect.fail(error))
     }
   }
 

@@ -14,7 +14,6 @@ import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import type * as Either from "effect/Either"
 import type * as Fiber from "effect/Fiber"
-import * as Option from "effect/Option"
 import * as ParseResult from "effect/ParseResult"
 import * as Redacted from "effect/Redacted"
 import type * as Schema from "effect/Schema"
@@ -35,6 +34,7 @@ import { defaultMaxResponseSize, readBody, readErrorBody } from "./body.js"
 import { bodyReaderOf } from "./bodyReader.js"
 import { decodeCompletion } from "./completion.js"
 import { watchIdle, withIdleTimeout } from "./idleTimeout.js"
+import { type Read, streamOf } from "./read.js"
 import { withoutRedirects } from "./redirect.js"
 import { fromResponse, requestIdOf } from "./responseError.js"
 import { retrySchedule } from "./retry.js"
@@ -45,8 +45,7 @@ import {
   decodeEventsWith,
   defaultMaxEventSize,
   type EventError,
-  eventsOf,
-  type Pull
+  eventsOf
 } from "./sse.js"
 import { transportError } from "./transportError.js"
 import { version } from "./version.js"
@@ -259,7 +258,7 @@ export const makeService = (config: ClientConfig, transport: HttpClient.HttpClie
   const openEvents = <A>(
     request: StreamRequest,
     parse: (data: string) => A | EventError<RequestError>
-  ): Effect.Effect<Pull<A, RequestError>, RequestError, Scope.Scope> => {
+  ): Effect.Effect<Stream.Stream<A, RequestError>, RequestError, Scope.Scope> => {
     const url = baseUrl + request.path
     const decodeOptions = { operation: request.operation, maxEventSize }
     const scrubbed = scrubbing(request.body)
@@ -279,7 +278,7 @@ export const makeService = (config: ClientConfig, transport: HttpClient.HttpClie
       const onIdle = () =>
         new TimeoutError({ phase: "stream-idle", timeout: settings.streamIdleTimeout, method: "POST", url })
       const readerOf = bodyReaderOf(response)
-      let events: Pull<A, RequestError>
+      let events: Read<A, RequestError>
       if (readerOf === undefined) {
         const bytes = withIdleTimeout(
           Stream.mapError(response.stream, transportError),
@@ -301,15 +300,14 @@ export const makeService = (config: ClientConfig, transport: HttpClient.HttpClie
         const afterDone = Effect.sync(() => reader.release(afterDoneBytes, Duration.toMillis(afterDoneWindow)))
         events = eventsOf("POST", url, parse, decodeOptions, reader.read, afterDone)
       }
-      return Effect.mapError(events, Option.map(scrubbed))
+      return streamOf(Effect.mapError(events, scrubbed))
     }).pipe(Effect.mapError(scrubbed))
   }
 
   const events = <A>(
     request: StreamRequest,
     parse: (data: string) => A | EventError<RequestError>
-  ): Stream.Stream<A, RequestError> =>
-    Stream.unwrapScoped(Effect.map(openEvents(request, parse), Stream.repeatEffectChunkOption))
+  ): Stream.Stream<A, RequestError> => Stream.unwrapScoped(openEvents(request, parse))
 
   const redact = <E extends StudioError>(error: E, body?: unknown): E => scrub(error, secretsOf(apiKey, body))
 

@@ -27,6 +27,7 @@ import * as Stream from "effect/Stream"
 import { Readable } from "node:stream"
 import * as Undici from "undici"
 import { type BodyReader, BodyReaderTypeId, type HasBodyReader, ReadableBodyReader } from "../internal/bodyReader.js"
+import { streamOf } from "../internal/read.js"
 
 /**
  * The client over `dispatcher` (an `undici` `Agent`, `Pool` or `Client`).
@@ -182,7 +183,7 @@ class UndiciResponse extends Inspectable.Class implements HttpClientResponse.Htt
   get stream(): Stream.Stream<Uint8Array, HttpClientError.ResponseError> {
     return Stream.suspend(() => {
       const reader = this[BodyReaderTypeId]((cause) => this.decodeError(cause), Date.now)
-      return Stream.ensuring(Stream.repeatEffectChunkOption(reader.read), Effect.sync(reader.close))
+      return Stream.ensuring(streamOf(reader.read), Effect.sync(reader.close))
     })
   }
 
