@@ -26,11 +26,11 @@ export interface BodyReader<E> {
   /** Fails the waiting read and every later one with `error`, and releases the body at once. */
   readonly abort: (error: E) => void
   /**
-   * Done with the body: what is left of it is read in the background, at most `bytes` for at most `millis`,
-   * so that its end can arrive and the connection be reused; past either bound it is destroyed. The time
-   * bound is a timer of the platform (unref'd), not a fiber: it outlives the stream, which has ended.
+   * At the stream's end (`[DONE]`): reads on, at most `bytes`, while the body's end arrives within this turn
+   * of the event loop (as it does when the server ends the body with the stream), so that the connection is
+   * free for the next request at once; otherwise `release`s the rest to the background.
    */
-  readonly release: (bytes: number, millis: number) => void
+  readonly finish: (bytes: number, millis: number) => Effect.Effect<void>
   /** Releases the body at once, unless it ended or was released. */
   readonly close: () => void
 }
@@ -131,7 +131,12 @@ export class ReadableBodyReader<E> implements BodyReader<E> {
     }
   }
 
-  readonly release = (bytes: number, millis: number): void => {
+  /**
+   * Done with the body: what is left of it is read in the background, at most `bytes` for at most `millis`,
+   * so that its end can arrive and the connection be reused; past either bound it is destroyed. The time
+   * bound is a timer of the platform (unref'd), not a fiber: it outlives the stream, which has ended.
+   */
+  private release(bytes: number, millis: number): void {
     if (this.finished) return
     this.finished = true
     this.detach()
@@ -147,6 +152,48 @@ export class ReadableBodyReader<E> implements BodyReader<E> {
     })
     body.resume()
   }
+
+  readonly finish = (bytes: number, millis: number): Effect.Effect<void> =>
+    Effect.async<void>((resume) => {
+      const body = this.body
+      let left = bytes
+      /** Reads what is there; whether reading is over (the end came, or `bytes` were read). */
+      const drained = (): boolean => {
+        while (!this.finished) {
+          if (this.ending !== undefined || body.readableEnded) {
+            this.close()
+            return true
+          }
+          const read = body.read() as Uint8Array | null
+          if (read === null) return false
+          left -= read.length
+          if (left <= 0) this.close()
+        }
+        return true
+      }
+      if (drained()) return resume(Effect.void)
+      const stop = () => {
+        clearImmediate(turn)
+        body.off("readable", onMore)
+        body.off("end", onMore)
+      }
+      const onMore = () => {
+        if (!drained()) return
+        stop()
+        resume(Effect.void)
+      }
+      const turn = setImmediate(() => {
+        stop()
+        this.release(left, millis)
+        resume(Effect.void)
+      })
+      body.on("readable", onMore)
+      body.on("end", onMore)
+      return Effect.sync(() => {
+        stop()
+        this.close()
+      })
+    })
 
   readonly close = (): void => {
     if (this.finished) return

@@ -297,7 +297,7 @@ export const makeService = (config: ClientConfig, transport: HttpClient.HttpClie
         )
         yield* Effect.addFinalizer(() => Effect.sync(reader.close))
         yield* Effect.forkScoped(watchIdle(reader, settings.streamIdleTimeout, onIdle))
-        const afterDone = Effect.sync(() => reader.release(afterDoneBytes, Duration.toMillis(afterDoneWindow)))
+        const afterDone = reader.finish(afterDoneBytes, Duration.toMillis(afterDoneWindow))
         events = eventsOf("POST", url, parse, decodeOptions, reader.read, afterDone)
       }
       return streamOf(Effect.mapError(events, scrubbed))
