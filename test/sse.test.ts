@@ -179,6 +179,23 @@ describe("Chat.stream framing", () => {
       )
     ))
 
+  it.effect("the first chunk goes downstream alone, at once; the rest of its read follows as one chunk", () =>
+    Effect.gen(function*() {
+      const body = [
+        chunkJson({ role: "assistant" }),
+        chunkJson({ content: "a" }),
+        chunkJson({ content: "b" }),
+        "[DONE]"
+      ]
+        .map((e) => `data: ${e}\n\n`).join("")
+      const sizes = yield* Chat.stream({ model: "fpmodel-mini", messages: [{ role: "user", content: "x" }] }).pipe(
+        Stream.mapChunks((chunks) => Chunk.of(chunks.length)),
+        Stream.runCollect,
+        Effect.provide(clientWithBody([encoder.encode(body)]))
+      )
+      expect(Chunk.toReadonlyArray(sizes)).toEqual([1, 2])
+    }))
+
   it.effect("merges tool-call arguments by index", () =>
     Effect.gen(function*() {
       const events = [

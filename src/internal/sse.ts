@@ -201,8 +201,8 @@ export interface DecodeOptions {
  * reads bound to the scope (`streamOf` makes them a stream). A body that ends before `[DONE]` fails with
  * `TransportError`: a stream cut short is never taken for a complete answer; an event larger than
  * `maxEventSize` fails with `DecodeError` and the body is released at once. One read is parsed in one step,
- * and its outputs go downstream as one chunk; outputs before a failed event are still delivered, then the
- * stream fails.
+ * and its outputs go downstream as one chunk (but the stream's first output, which goes alone, at once);
+ * outputs before a failed event are still delivered, then the stream fails.
  *
  * At `[DONE]` the stream ends: at most `afterDoneBytes` more are read, for at most `afterDoneWindow`, so
  * that the body's end can arrive and the connection be reused; then the body is released, whether the
@@ -257,17 +257,6 @@ export const eventsOf = <A, E2, E, R>(
   /** After the outputs of the last read went downstream: what follows them (the end, or an error). */
   let next: Out | undefined = undefined
 
-  /** Parses the events of one read: the outputs, and whether the stream is over or failed. */
-  const step = (events: Array<string>, out: Array<A>): { done: boolean; error: E2 | undefined } => {
-    for (let i = 0; i < events.length; i++) {
-      const data = events[i]!
-      if (data === doneMarker) return { done: true, error: undefined }
-      const result = parse(data)
-      if (result instanceof EventError) return { done: false, error: result.error }
-      out.push(result)
-    }
-    return { done: false, error: undefined }
-  }
   /** The outputs, then `then` (the end, or an error). */
   const finish = (out: Array<A>, then: Out): Out => {
     if (out.length === 0) return then
@@ -281,29 +270,71 @@ export const eventsOf = <A, E2, E, R>(
       reason: `an event is larger than ${formatSize(maxEventSize)} (maxEventSize): raise maxEventSize if it is ` +
         "expected, or check what answers at this address"
     })
+  /**
+   * Whether no output went downstream yet. The first one goes alone, as soon as it is parsed, so that the
+   * first token does not wait for the rest of a large first read; the rest of that read follows at the
+   * next pull.
+   */
+  let first = true
+  /** Events of a read whose first output went downstream alone, from `heldAt`. */
+  let held: Array<string> | undefined = undefined
+  let heldAt = 0
+  /** Whether the parser overflowed after the held events. */
+  let heldOverflow = false
+
+  /** The outputs of `events` from `from`, then what follows them: the end, an error, or the next read. */
+  const emit = (events: Array<string>, from: number, overflow: boolean): Out => {
+    const out: Array<A> = []
+    for (let i = from; i < events.length; i++) {
+      const data = events[i]!
+      if (data === doneMarker) return Effect.zipRight(afterDone, finish(out, ended))
+      const result = parse(data)
+      if (result instanceof EventError) return finish(out, Effect.fail(result.error))
+      out.push(result)
+      if (first) {
+        first = false
+        if (i + 1 < events.length || overflow) {
+          held = events
+          heldAt = i + 1
+          heldOverflow = overflow
+          return Effect.succeed(Chunk.of(result))
+        }
+      }
+    }
+    if (overflow) return finish(out, Effect.fail(tooLarge()))
+    return out.length === 0 ? pull : Effect.succeed(Chunk.unsafeFromArray(out))
+  }
   const onEnd = (): Out => {
     const out: Array<A> = []
-    const { done, error: failed } = step(parser.end(), out)
-    if (failed !== undefined) return finish(out, Effect.fail(failed))
-    return finish(
-      out,
-      done ? ended : Effect.fail(
-        new TransportError({ method, url, reason: "the event stream ended before [DONE]" })
-      )
-    )
+    const events = parser.end()
+    for (let i = 0; i < events.length; i++) {
+      const data = events[i]!
+      if (data === doneMarker) return finish(out, ended)
+      const result = parse(data)
+      if (result instanceof EventError) return finish(out, Effect.fail(result.error))
+      out.push(result)
+    }
+    return finish(out, Effect.fail(new TransportError({ method, url, reason: "the event stream ended before [DONE]" })))
   }
   const onReads = (reads: Chunk.Chunk<Uint8Array> | typeof end): Out => {
     if (reads === end) return onEnd()
-    const out: Array<A> = []
+    let events: Array<string> = []
     for (const bytes of reads) {
-      const { done, error } = step(parser.push(bytes), out)
-      if (error !== undefined) return finish(out, Effect.fail(error))
-      if (done) return Effect.zipRight(afterDone, finish(out, ended))
-      if (parser.tooLarge) return finish(out, Effect.fail(tooLarge()))
+      const more = parser.push(bytes)
+      events = events.length === 0 ? more : events.concat(more)
+      if (parser.tooLarge) break
     }
-    return out.length === 0 ? pull : Effect.succeed(Chunk.unsafeFromArray(out))
+    return emit(events, 0, parser.tooLarge)
   }
-  const pull: Out = Effect.suspend(() => next ?? Effect.flatMap(read, onReads))
+  const pull: Out = Effect.suspend(() => {
+    if (next !== undefined) return next
+    if (held !== undefined) {
+      const events = held
+      held = undefined
+      return emit(events, heldAt, heldOverflow)
+    }
+    return Effect.flatMap(read, onReads)
+  })
   return pull
 }
 
