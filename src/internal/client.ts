@@ -36,6 +36,7 @@ import { decodeCompletion } from "./completion.js"
 import { watchIdle, withIdleTimeout } from "./idleTimeout.js"
 import { type Read, streamOf } from "./read.js"
 import { withoutRedirects } from "./redirect.js"
+import { isAbortable, liveClock, RequestAbort, type RequestAbortSlot } from "./requestAbort.js"
 import { fromResponse, requestIdOf } from "./responseError.js"
 import { retrySchedule } from "./retry.js"
 import { scrub, secretsOf, withRedactedHeaders } from "./scrub.js"
@@ -104,6 +105,7 @@ const missingKey = new AuthError({ detail: "No API key is configured (set STUDIO
 /** The client service over `transport`. */
 export const makeService = (config: ClientConfig, transport: HttpClient.HttpClient): Service => {
   const { baseUrl, options } = config
+  const abortable = isAbortable(transport)
   const apiKey = options.apiKey
   const maxResponseSize = options.maxResponseSize ?? defaultMaxResponseSize
   // the headers every request gets unless it sets its own, in the order they override each other
@@ -163,15 +165,33 @@ export const makeService = (config: ClientConfig, transport: HttpClient.HttpClie
       )
     )
 
+  const attemptTimeoutError = (request: HttpClientRequest.HttpClientRequest, timeout: Duration.Duration) =>
+    new TimeoutError({ phase: "attempt", timeout, method: request.method, url: baseUrl + request.url })
+
+  /**
+   * Bounds an attempt in time. Over a transport that can abort its requests and on the live clock, a timer
+   * of the platform aborts the request (no fiber); otherwise `Effect.timeoutFail` (see `requestAbort.ts`).
+   */
   const withAttemptTimeout = <A>(
     request: HttpClientRequest.HttpClientRequest,
     timeout: Duration.Duration,
     effect: Effect.Effect<A, RequestError>
-  ) =>
-    Effect.timeoutFail(effect, {
-      duration: timeout,
-      onTimeout: () =>
-        new TimeoutError({ phase: "attempt", timeout, method: request.method, url: baseUrl + request.url })
+  ): Effect.Effect<A, RequestError> =>
+    Effect.clockWith((clock) => {
+      if (!abortable || clock !== liveClock) {
+        return Effect.timeoutFail(effect, { duration: timeout, onTimeout: () => attemptTimeoutError(request, timeout) })
+      }
+      const slot: RequestAbortSlot = { abort: undefined }
+      let timedOut = false
+      const timer = setTimeout(() => {
+        timedOut = true
+        slot.abort?.()
+      }, Duration.toMillis(timeout))
+      return effect.pipe(
+        Effect.provideService(RequestAbort, slot),
+        Effect.catchAll((error) => Effect.fail(timedOut ? attemptTimeoutError(request, timeout) : error)),
+        Effect.ensuring(Effect.sync(() => clearTimeout(timer)))
+      )
     })
 
   const logFailure = (operation: string, error: RequestError) =>

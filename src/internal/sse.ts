@@ -201,8 +201,9 @@ export interface DecodeOptions {
  * reads bound to the scope (`streamOf` makes them a stream). A body that ends before `[DONE]` fails with
  * `TransportError`: a stream cut short is never taken for a complete answer; an event larger than
  * `maxEventSize` fails with `DecodeError` and the body is released at once. One read is parsed in one step,
- * and its outputs go downstream as one chunk (but the stream's first output, which goes alone, at once);
- * outputs before a failed event are still delivered, then the stream fails.
+ * and its outputs go downstream as one chunk, except the first read's, which go in chunks of 1, 2, 4, ...
+ * outputs so that the first tokens go at once; outputs before a failed event are still delivered, then the
+ * stream fails.
  *
  * At `[DONE]` the stream ends: at most `afterDoneBytes` more are read, for at most `afterDoneWindow`, so
  * that the body's end can arrive and the connection be reused; then the body is released, whether the
@@ -271,12 +272,12 @@ export const eventsOf = <A, E2, E, R>(
         "expected, or check what answers at this address"
     })
   /**
-   * Whether no output went downstream yet. The first one goes alone, as soon as it is parsed, so that the
-   * first token does not wait for the rest of a large first read; the rest of that read follows at the
-   * next pull.
+   * The most outputs a chunk may carry while the first read is being handed over: 1, then 2, 4, ... (a slow
+   * start), so that the first tokens do not wait for the rest of a large first read; unbounded once the
+   * first read is through, when each read goes downstream as one chunk.
    */
-  let first = true
-  /** Events of a read whose first output went downstream alone, from `heldAt`. */
+  let limit = 1
+  /** Events of a read of which only the first outputs went downstream, from `heldAt`. */
   let held: Array<string> | undefined = undefined
   let heldAt = 0
   /** Whether the parser overflowed after the held events. */
@@ -291,16 +292,15 @@ export const eventsOf = <A, E2, E, R>(
       const result = parse(data)
       if (result instanceof EventError) return finish(out, Effect.fail(result.error))
       out.push(result)
-      if (first) {
-        first = false
-        if (i + 1 < events.length || overflow) {
-          held = events
-          heldAt = i + 1
-          heldOverflow = overflow
-          return Effect.succeed(Chunk.of(result))
-        }
+      if (out.length === limit && (i + 1 < events.length || overflow)) {
+        held = events
+        heldAt = i + 1
+        heldOverflow = overflow
+        limit *= 2
+        return Effect.succeed(Chunk.unsafeFromArray(out))
       }
     }
+    limit = Number.POSITIVE_INFINITY
     if (overflow) return finish(out, Effect.fail(tooLarge()))
     return out.length === 0 ? pull : Effect.succeed(Chunk.unsafeFromArray(out))
   }
