@@ -38,9 +38,9 @@ for (
   const [name, transport, bounds] of [
     ["FetchHttpClient", FetchHttpClient.layer, { request: 4, stream: 8 }],
     ["NodeHttpClient.layerUndici", NodeHttpClient.layerUndici, { request: 4, stream: 8 }],
-    // the SDK's transport: the attempt timeout is a timer (no fiber), a stream's body is read in its own
-    // fiber, and its idle timeout is one watchdog
-    ["UndiciHttpClient.layer", UndiciHttpClient.layer, { request: 1, stream: 2 }]
+    // the SDK's transport on the live clock: the attempt timeout and a stream's idle watch are timers, and
+    // a stream's body is read in the consuming fiber
+    ["UndiciHttpClient.layer", UndiciHttpClient.layer, { request: 1, stream: 1 }]
   ] as const
 ) {
   describe(`fibers per operation (${name})`, () => {

@@ -124,6 +124,21 @@ describe("UndiciHttpClient", () => {
         yield* waitUntil(() => sockets.length === 1 && sockets[0]!.destroyed)
       }))
 
+    it.scopedLive("a stream idle past its idle timeout on the live clock: TimeoutError (stream-idle), socket closed", () =>
+      Effect.gen(function*() {
+        const role = JSON.stringify({ id: "c", choices: [{ index: 0, delta: { role: "assistant" } }] })
+        const server = yield* testServer(() => ({ chunks: [`data: ${role}\n\n`], end: false }))
+        const layer = StudioClient.layer({
+          apiKey: Redacted.make("sk-test"),
+          baseUrl: server.url,
+          streamIdleTimeout: "50 millis"
+        }).pipe(Layer.provide(UndiciHttpClient.layer), Layer.orDie)
+        const error = yield* Stream.runDrain(Chat.stream(request)).pipe(Effect.provide(layer), Effect.flip)
+        expect(error._tag).toBe("TimeoutError")
+        if (error._tag === "TimeoutError") expect(error.phase).toBe("stream-idle")
+        yield* waitUntil(() => server.closedSockets() === 1)
+      }))
+
     it.scopedLive("an answer within the timeout is not affected by it, and the timer is cleared", () =>
       Effect.gen(function*() {
         const server = yield* testServer(() => ({

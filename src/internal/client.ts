@@ -34,9 +34,10 @@ import { defaultMaxResponseSize, readBody, readErrorBody } from "./body.js"
 import { bodyReaderOf } from "./bodyReader.js"
 import { decodeCompletion } from "./completion.js"
 import { watchIdle, withIdleTimeout } from "./idleTimeout.js"
+import { liveClock } from "./liveClock.js"
 import { type Read, streamOf } from "./read.js"
 import { withoutRedirects } from "./redirect.js"
-import { isAbortable, liveClock, RequestAbort, type RequestAbortSlot } from "./requestAbort.js"
+import { isAbortable, RequestAbort, type RequestAbortSlot } from "./requestAbort.js"
 import { fromResponse, requestIdOf } from "./responseError.js"
 import { retrySchedule } from "./retry.js"
 import { scrub, secretsOf, withRedactedHeaders } from "./scrub.js"
@@ -316,7 +317,7 @@ export const makeService = (config: ClientConfig, transport: HttpClient.HttpClie
           () => clock.unsafeCurrentTimeMillis()
         )
         yield* Effect.addFinalizer(() => Effect.sync(reader.close))
-        yield* Effect.forkScoped(watchIdle(reader, settings.streamIdleTimeout, onIdle))
+        yield* watchIdle(reader, settings.streamIdleTimeout, onIdle)
         const afterDone = reader.finish(afterDoneBytes, Duration.toMillis(afterDoneWindow))
         events = eventsOf("POST", url, parse, decodeOptions, reader.read, afterDone)
       }

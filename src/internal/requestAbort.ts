@@ -9,7 +9,6 @@
  * @internal
  */
 import * as Context from "effect/Context"
-import * as Effect from "effect/Effect"
 
 /** Where a transport puts the abort of the request it sends. */
 export interface RequestAbortSlot {
@@ -24,6 +23,3 @@ export const AbortableTypeId: unique symbol = Symbol.for("studio-effect/Abortabl
 
 /** Whether a transport fills `RequestAbort`. */
 export const isAbortable = (transport: object): boolean => AbortableTypeId in transport
-
-/** The clock effects run with by default: timers of the platform are its own. */
-export const liveClock = Effect.runSync(Effect.clock)
