@@ -9,6 +9,7 @@ import * as Stream from "effect/Stream"
 import { createParser } from "eventsource-parser"
 import { performance } from "node:perf_hooks"
 import * as Chat from "../src/Chat.js"
+import { streamOf } from "../src/internal/read.js"
 import { decodeEventsWith, SseParser } from "../src/internal/sse.js"
 import * as StudioClient from "../src/StudioClient.js"
 import { chatRequest, contentEvents, doneEvent, finalEvent, roleEvent } from "./fixtures.js"
@@ -67,7 +68,7 @@ await time("SseParser + JSON.parse", () => {
 await time("Stream: decodeEventsWith(JSON.parse)", () => {
   let count = 0
   return Effect.runPromise(
-    Stream.fromPull(decodeEventsWith("POST", "x", parseAll)(readStream())).pipe(
+    Stream.unwrapScoped(Effect.map(decodeEventsWith("POST", "x", parseAll)(readStream()), streamOf)).pipe(
       Stream.runForEachChunk((chunk) =>
         Effect.sync(() => {
           for (const json of chunk) if (json.choices[0].delta.content) count++
@@ -82,8 +83,9 @@ const fakeClient = StudioClient.StudioClient.of({
   httpClient: undefined as never,
   baseUrl: "http://127.0.0.1",
   json: () => Effect.die("not used"),
-  events: (_request, parse) => Stream.fromPull(decodeEventsWith("POST", "x", parse)(readStream())),
-  openEvents: (_request, parse) => decodeEventsWith("POST", "x", parse)(readStream()),
+  events: (_request, parse) =>
+    Stream.unwrapScoped(Effect.map(decodeEventsWith("POST", "x", parse)(readStream()), streamOf)),
+  openEvents: (_request, parse) => Effect.map(decodeEventsWith("POST", "x", parse)(readStream()), streamOf),
   redact: (error) => error
 })
 

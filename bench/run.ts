@@ -63,8 +63,12 @@ export const scenarioSpecs = (scale: number, reps: number): ReadonlyArray<Scenar
       scenario: "requests",
       params: { ...base, count: n(2000, 4), concurrency: 32, warmUp: requestsWarmUp }
     },
-    { id: "stream-events", scenario: "streams", params: { ...base, tokens: n(100_000, 100) } },
-    { id: "stream-coalesced", scenario: "streams", params: { ...base, tokens: n(100_000, 100), mode: "coalesced" } },
+    { id: "stream-events", scenario: "streams", params: { ...base, tokens: n(100_000, 100), warmUp: 3 } },
+    {
+      id: "stream-coalesced",
+      scenario: "streams",
+      params: { ...base, tokens: n(100_000, 100), mode: "coalesced", warmUp: 3 }
+    },
     {
       id: "short-streams",
       scenario: "streams",

@@ -8,7 +8,6 @@
  * @since 0.1.0
  */
 import * as HttpClient from "@effect/platform/HttpClient"
-import type * as EffectChunk from "effect/Chunk"
 import * as Config from "effect/Config"
 import type * as ConfigError from "effect/ConfigError"
 import * as Context from "effect/Context"
@@ -152,14 +151,14 @@ export interface Service {
     parse: (data: string) => A | EventError<RequestError>
   ) => Stream.Stream<A, RequestError>
   /**
-   * `events` as a pull bound to the scope: connects, then each call gives the outputs of the next network
-   * read (or reads); it fails with `None` after `[DONE]`. `Stream.fromPull` makes it `events`' stream;
-   * the operations use it to run a whole stream in one stream step per read.
+   * `events` connected in the scope: connects (retrying as `events` does), then gives the stream of the
+   * answer's events, which reads the body while the scope is open. The operations run a whole stream in
+   * one scope this way.
    */
   readonly openEvents: <A>(
     request: StreamRequest,
     parse: (data: string) => A | EventError<RequestError>
-  ) => Effect.Effect<Effect.Effect<EffectChunk.Chunk<A>, Option.Option<RequestError>>, RequestError, Scope.Scope>
+  ) => Effect.Effect<Stream.Stream<A, RequestError>, RequestError, Scope.Scope>
   /**
    * The error with the API key, and every tool credential value in `body` (a request's body), replaced in
    * everything it carries. `json` and `events` already do this; it is for errors made from what a call

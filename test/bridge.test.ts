@@ -9,6 +9,7 @@ import { NodeHttpClient } from "@effect/platform-node"
 import { describe, expect, it } from "@effect/vitest"
 import { Chunk, Effect, Layer, ManagedRuntime, Redacted, Stream, Supervisor } from "effect"
 import { Chat, type ChatSchema, StudioClient } from "../src/index.js"
+import { streamOf } from "../src/internal/read.js"
 import { decodeEventsWith } from "../src/internal/sse.js"
 import * as Reference from "../src/reference/index.js"
 import { ForkCounter } from "./support/forkCounter.js"
@@ -82,11 +83,12 @@ for (const [name, transport] of transports) {
         expect(text.endsWith("data: [DONE]\n\n")).toBe(true)
         const decoded = await Effect.runPromise(
           Stream.runCollect(
-            Stream.fromPull(
+            Stream.unwrapScoped(Effect.map(
               decodeEventsWith("GET", "forwarded", (data) => JSON.parse(data) as unknown)(
                 Stream.make(new TextEncoder().encode(text))
-              )
-            )
+              ),
+              streamOf
+            ))
           )
         )
         const expected = await runtime.runPromise(Stream.runCollect(Chat.stream(request)))

@@ -35,10 +35,12 @@ const forksOf = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
   })
 
 for (
-  const [name, transport] of [
-    ["FetchHttpClient", FetchHttpClient.layer],
-    ["NodeHttpClient.layerUndici", NodeHttpClient.layerUndici],
-    ["UndiciHttpClient.layer", UndiciHttpClient.layer]
+  const [name, transport, bounds] of [
+    ["FetchHttpClient", FetchHttpClient.layer, { request: 4, stream: 8 }],
+    ["NodeHttpClient.layerUndici", NodeHttpClient.layerUndici, { request: 4, stream: 8 }],
+    // the SDK's transport on the live clock: the attempt timeout and a stream's idle watch are timers, and
+    // a stream's body is read in the consuming fiber
+    ["UndiciHttpClient.layer", UndiciHttpClient.layer, { request: 1, stream: 1 }]
   ] as const
 ) {
   describe(`fibers per operation (${name})`, () => {
@@ -69,9 +71,9 @@ for (
         }).pipe(Effect.provide(client))
         expect(counts.tokens).toBe(2008)
         expect(counts.create).toBe(counts.createAgain)
-        expect(counts.create).toBeLessThanOrEqual(4)
+        expect(counts.create).toBeLessThanOrEqual(bounds.request)
         expect(counts.long).toBe(counts.short)
-        expect(counts.short).toBeLessThanOrEqual(8)
+        expect(counts.short).toBeLessThanOrEqual(bounds.stream)
       })))
   })
 }

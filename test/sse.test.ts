@@ -179,6 +179,19 @@ describe("Chat.stream framing", () => {
       )
     ))
 
+  it.effect("the first read goes downstream in chunks of 1, 2, 4, ... outputs; later reads as one chunk each", () =>
+    Effect.gen(function*() {
+      const event = (content: string) => `data: ${chunkJson({ content })}\n\n`
+      const first = `data: ${chunkJson({ role: "assistant" })}\n\n` + ["a", "b", "c", "d", "e", "f"].map(event).join("")
+      const second = ["g", "h", "i"].map(event).join("") + "data: [DONE]\n\n"
+      const sizes = yield* Chat.stream({ model: "fpmodel-mini", messages: [{ role: "user", content: "x" }] }).pipe(
+        Stream.mapChunks((chunks) => Chunk.of(chunks.length)),
+        Stream.runCollect,
+        Effect.provide(clientWithBody([encoder.encode(first), encoder.encode(second)]))
+      )
+      expect(Chunk.toReadonlyArray(sizes)).toEqual([1, 2, 4, 3])
+    }))
+
   it.effect("merges tool-call arguments by index", () =>
     Effect.gen(function*() {
       const events = [

@@ -11,7 +11,12 @@ import { describe, expect, it } from "@effect/vitest"
 import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
+import * as Layer from "effect/Layer"
+import * as Redacted from "effect/Redacted"
 import * as Stream from "effect/Stream"
+import * as http from "node:http"
+import type { AddressInfo, Socket } from "node:net"
+import { Chat, StudioClient } from "../src/index.js"
 import { UndiciHttpClient } from "../src/undici/index.js"
 import { waitUntil } from "./support/clock.js"
 import { testServer } from "./support/testServer.js"
@@ -80,4 +85,71 @@ describe("UndiciHttpClient", () => {
       expect(first._tag).toBe("Some")
       yield* waitUntil(() => server.closedSockets() === 1)
     }).pipe(Effect.provide(UndiciHttpClient.layer)))
+
+  describe("the client's attempt timeout on the live clock: a timer that aborts the request, no fiber", () => {
+    const client = (url: string) =>
+      StudioClient.layer({ apiKey: Redacted.make("sk-test"), baseUrl: url, timeout: "50 millis", maxRetries: 0 }).pipe(
+        Layer.provide(UndiciHttpClient.layer),
+        Layer.orDie
+      )
+    const request = { model: "fpmodel-mini", messages: [{ role: "user" as const, content: "Hi" }] }
+
+    it.scopedLive("an answer whose body never ends: TimeoutError (attempt), socket closed", () =>
+      Effect.gen(function*() {
+        const server = yield* testServer(() => ({ status: 200, chunks: ["{\"id\":"], end: false }))
+        const error = yield* Chat.create(request).pipe(Effect.provide(client(server.url)), Effect.flip)
+        expect(error._tag).toBe("TimeoutError")
+        if (error._tag === "TimeoutError") expect(error.phase).toBe("attempt")
+        yield* waitUntil(() => server.closedSockets() === 1)
+      }))
+
+    it.scopedLive("a stream whose headers never come: TimeoutError (attempt), socket closed", () =>
+      Effect.gen(function*() {
+        const sockets: Array<Socket> = []
+        const silent = http.createServer(() => {})
+        silent.on("connection", (socket) => sockets.push(socket))
+        yield* Effect.acquireRelease(
+          Effect.async<void>((resume) => {
+            silent.listen(0, "127.0.0.1", () => resume(Effect.void))
+          }),
+          () => Effect.sync(() => silent.close())
+        )
+        const { port } = silent.address() as AddressInfo
+        const error = yield* Stream.runDrain(Chat.stream(request)).pipe(
+          Effect.provide(client(`http://127.0.0.1:${port}`)),
+          Effect.flip
+        )
+        expect(error._tag).toBe("TimeoutError")
+        if (error._tag === "TimeoutError") expect(error.phase).toBe("attempt")
+        yield* waitUntil(() => sockets.length === 1 && sockets[0]!.destroyed)
+      }))
+
+    it.scopedLive("a stream idle past its idle timeout on the live clock: TimeoutError (stream-idle), socket closed", () =>
+      Effect.gen(function*() {
+        const role = JSON.stringify({ id: "c", choices: [{ index: 0, delta: { role: "assistant" } }] })
+        const server = yield* testServer(() => ({ chunks: [`data: ${role}\n\n`], end: false }))
+        const layer = StudioClient.layer({
+          apiKey: Redacted.make("sk-test"),
+          baseUrl: server.url,
+          streamIdleTimeout: "50 millis"
+        }).pipe(Layer.provide(UndiciHttpClient.layer), Layer.orDie)
+        const error = yield* Stream.runDrain(Chat.stream(request)).pipe(Effect.provide(layer), Effect.flip)
+        expect(error._tag).toBe("TimeoutError")
+        if (error._tag === "TimeoutError") expect(error.phase).toBe("stream-idle")
+        yield* waitUntil(() => server.closedSockets() === 1)
+      }))
+
+    it.scopedLive("an answer within the timeout is not affected by it, and the timer is cleared", () =>
+      Effect.gen(function*() {
+        const server = yield* testServer(() => ({
+          json: {
+            id: "chat-1",
+            choices: [{ index: 0, message: { role: "assistant", content: "ok" }, finish_reason: "stop" }],
+            usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 }
+          }
+        }))
+        const completion = yield* Chat.create(request).pipe(Effect.provide(client(server.url)))
+        expect(completion.choices[0]!.message.content).toBe("ok")
+      }))
+  })
 })

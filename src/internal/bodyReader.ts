@@ -10,14 +10,15 @@ import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import type { Readable } from "node:stream"
+import { end, type Read } from "./read.js"
 
 /** @internal */
 export const BodyReaderTypeId: unique symbol = Symbol.for("studio-effect/BodyReader")
 
 /** A body read without a stream around it. */
 export interface BodyReader<E> {
-  /** The bytes that arrived since the last read; fails with `None` at the body's end, `Some` on a failure. */
-  readonly read: Effect.Effect<Chunk.Chunk<Uint8Array>, Option.Option<E>>
+  /** The bytes that arrived since the last read, or `end` at the body's end. */
+  readonly read: Read<Uint8Array, E>
   /** When the waiting read began to wait for the network (`now()`'s time), or `undefined` when none waits. */
   readonly waitingSince: number | undefined
   /** Whether reading is over (the body ended, failed, was aborted or released). */
@@ -25,11 +26,11 @@ export interface BodyReader<E> {
   /** Fails the waiting read and every later one with `error`, and releases the body at once. */
   readonly abort: (error: E) => void
   /**
-   * Done with the body: what is left of it is read in the background, at most `bytes` for at most `millis`,
-   * so that its end can arrive and the connection be reused; past either bound it is destroyed. The time
-   * bound is a timer of the platform (unref'd), not a fiber: it outlives the stream, which has ended.
+   * At the stream's end (`[DONE]`): reads on, at most `bytes`, while the body's end arrives within this turn
+   * of the event loop (as it does when the server ends the body with the stream), so that the connection is
+   * free for the next request at once; otherwise `release`s the rest to the background.
    */
-  readonly release: (bytes: number, millis: number) => void
+  readonly finish: (bytes: number, millis: number) => Effect.Effect<void>
   /** Releases the body at once, unless it ended or was released. */
   readonly close: () => void
 }
@@ -45,12 +46,14 @@ export const bodyReaderOf = (response: object): HasBodyReader[typeof BodyReaderT
 
 const ignore = () => {}
 
+const atEnd = Effect.succeed(end)
+
 /** A `BodyReader` over a Node `Readable` in paused mode. */
 export class ReadableBodyReader<E> implements BodyReader<E> {
   waitingSince: number | undefined = undefined
   /** How reading ends once nothing is buffered: `None` at the body's end, `Some` on a failure. */
-  private end: Option.Option<E> | undefined = undefined
-  private resume: ((result: Effect.Effect<Chunk.Chunk<Uint8Array>, Option.Option<E>>) => void) | undefined = undefined
+  private ending: Option.Option<E> | undefined = undefined
+  private resume: ((result: Read<Uint8Array, E>) => void) | undefined = undefined
   private finished = false
 
   constructor(
@@ -64,10 +67,10 @@ export class ReadableBodyReader<E> implements BodyReader<E> {
   }
 
   get done(): boolean {
-    return this.finished || this.end !== undefined
+    return this.finished || this.ending !== undefined
   }
 
-  readonly read: Effect.Effect<Chunk.Chunk<Uint8Array>, Option.Option<E>> = Effect.async((resume) => {
+  readonly read: Read<Uint8Array, E> = Effect.async<Chunk.Chunk<Uint8Array> | typeof end, E>((resume) => {
     const result = this.take()
     if (result !== undefined) return resume(result)
     this.resume = resume
@@ -79,13 +82,13 @@ export class ReadableBodyReader<E> implements BodyReader<E> {
   })
 
   /** What a read gives now, or `undefined` when it has to wait. */
-  private take(): Effect.Effect<Chunk.Chunk<Uint8Array>, Option.Option<E>> | undefined {
-    const end = this.end
-    if (end !== undefined && end._tag === "Some") return Effect.fail(end)
-    if (this.finished) return Effect.fail(Option.none())
+  private take(): Read<Uint8Array, E> | undefined {
+    const ending = this.ending
+    if (ending !== undefined && ending._tag === "Some") return Effect.fail(ending.value)
+    if (this.finished) return atEnd
     const bytes = this.body.read() as Uint8Array | null
     if (bytes !== null) return Effect.succeed(Chunk.of(bytes))
-    return end === undefined ? undefined : Effect.fail(end)
+    return ending === undefined ? undefined : atEnd
   }
 
   private readonly wake = (): void => {
@@ -99,12 +102,12 @@ export class ReadableBodyReader<E> implements BodyReader<E> {
   }
 
   private readonly onEnd = (): void => {
-    if (this.end === undefined) this.end = Option.none()
+    if (this.ending === undefined) this.ending = Option.none()
     this.wake()
   }
 
   private readonly onFailure = (cause: unknown): void => {
-    if (this.end === undefined || this.end._tag === "None") this.end = Option.some(this.onError(cause))
+    if (this.ending === undefined || this.ending._tag === "None") this.ending = Option.some(this.onError(cause))
     this.wake()
   }
 
@@ -118,17 +121,22 @@ export class ReadableBodyReader<E> implements BodyReader<E> {
 
   readonly abort = (error: E): void => {
     if (this.finished) return
-    this.end = Option.some(error)
+    this.ending = Option.some(error)
     const resume = this.resume
     this.close()
     if (resume !== undefined) {
       this.resume = undefined
       this.waitingSince = undefined
-      resume(Effect.fail(Option.some(error)))
+      resume(Effect.fail(error))
     }
   }
 
-  readonly release = (bytes: number, millis: number): void => {
+  /**
+   * Done with the body: what is left of it is read in the background, at most `bytes` for at most `millis`,
+   * so that its end can arrive and the connection be reused; past either bound it is destroyed. The time
+   * bound is a timer of the platform (unref'd), not a fiber: it outlives the stream, which has ended.
+   */
+  private release(bytes: number, millis: number): void {
     if (this.finished) return
     this.finished = true
     this.detach()
@@ -144,6 +152,48 @@ export class ReadableBodyReader<E> implements BodyReader<E> {
     })
     body.resume()
   }
+
+  readonly finish = (bytes: number, millis: number): Effect.Effect<void> =>
+    Effect.async<void>((resume) => {
+      const body = this.body
+      let left = bytes
+      /** Reads what is there; whether reading is over (the end came, or `bytes` were read). */
+      const drained = (): boolean => {
+        while (!this.finished) {
+          if (this.ending !== undefined || body.readableEnded) {
+            this.close()
+            return true
+          }
+          const read = body.read() as Uint8Array | null
+          if (read === null) return false
+          left -= read.length
+          if (left <= 0) this.close()
+        }
+        return true
+      }
+      if (drained()) return resume(Effect.void)
+      const stop = () => {
+        clearImmediate(turn)
+        body.off("readable", onMore)
+        body.off("end", onMore)
+      }
+      const onMore = () => {
+        if (!drained()) return
+        stop()
+        resume(Effect.void)
+      }
+      const turn = setImmediate(() => {
+        stop()
+        this.release(left, millis)
+        resume(Effect.void)
+      })
+      body.on("readable", onMore)
+      body.on("end", onMore)
+      return Effect.sync(() => {
+        stop()
+        this.close()
+      })
+    })
 
   readonly close = (): void => {
     if (this.finished) return

@@ -14,7 +14,6 @@ import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import type * as Either from "effect/Either"
 import type * as Fiber from "effect/Fiber"
-import * as Option from "effect/Option"
 import * as ParseResult from "effect/ParseResult"
 import * as Redacted from "effect/Redacted"
 import type * as Schema from "effect/Schema"
@@ -35,7 +34,10 @@ import { defaultMaxResponseSize, readBody, readErrorBody } from "./body.js"
 import { bodyReaderOf } from "./bodyReader.js"
 import { decodeCompletion } from "./completion.js"
 import { watchIdle, withIdleTimeout } from "./idleTimeout.js"
+import { liveClock } from "./liveClock.js"
+import { type Read, streamOf } from "./read.js"
 import { withoutRedirects } from "./redirect.js"
+import { isAbortable, RequestAbort, type RequestAbortSlot } from "./requestAbort.js"
 import { fromResponse, requestIdOf } from "./responseError.js"
 import { retrySchedule } from "./retry.js"
 import { scrub, secretsOf, withRedactedHeaders } from "./scrub.js"
@@ -45,8 +47,7 @@ import {
   decodeEventsWith,
   defaultMaxEventSize,
   type EventError,
-  eventsOf,
-  type Pull
+  eventsOf
 } from "./sse.js"
 import { transportError } from "./transportError.js"
 import { version } from "./version.js"
@@ -105,6 +106,7 @@ const missingKey = new AuthError({ detail: "No API key is configured (set STUDIO
 /** The client service over `transport`. */
 export const makeService = (config: ClientConfig, transport: HttpClient.HttpClient): Service => {
   const { baseUrl, options } = config
+  const abortable = isAbortable(transport)
   const apiKey = options.apiKey
   const maxResponseSize = options.maxResponseSize ?? defaultMaxResponseSize
   // the headers every request gets unless it sets its own, in the order they override each other
@@ -114,20 +116,28 @@ export const makeService = (config: ClientConfig, transport: HttpClient.HttpClie
     ...(apiKey === undefined ? {} : { "Authorization": `Bearer ${Redacted.value(apiKey)}` }),
     ...options.headers
   }
-  // a request's own headers (per-call options, a stream's Accept) win over the defaults
-  const withDefaults = withRedactedHeaders(withoutRedirects(transport)).pipe(
-    HttpClient.mapRequest((request) =>
-      HttpClientRequest.setHeaders(
-        HttpClientRequest.setHeaders(HttpClientRequest.prependUrl(request, baseUrl), defaultHeaders),
-        request.headers
-      )
+  /** A request as sent: the base URL before its path, and its own headers (per-call options, a stream's
+   * `Accept`) over the defaults. */
+  const addDefaults = (request: HttpClientRequest.HttpClientRequest) =>
+    HttpClientRequest.setHeaders(
+      HttpClientRequest.setHeaders(HttpClientRequest.prependUrl(request, baseUrl), defaultHeaders),
+      request.headers
     )
-  )
+  const withDefaults = withRedactedHeaders(withoutRedirects(transport)).pipe(HttpClient.mapRequest(addDefaults))
   const httpClient = options.transformClient === undefined ? withDefaults : options.transformClient(withDefaults)
+  // Without middleware of the user's, the operations add the defaults themselves and send on the transport:
+  // the platform's span is off for them (below), so they need no redacted header names, and the SDK's own
+  // transport follows no redirect without being told. With middleware, they go through `httpClient`.
+  const direct = options.transformClient === undefined
+  /** The address of a request as sent, for errors. */
+  const urlOf = (request: HttpClientRequest.HttpClientRequest) => direct ? request.url : baseUrl + request.url
   // The operations' requests make no span of the platform's own under `studio.<name>`: it would repeat the
   // method and address, and it cost about 40% of a bare `execute` (bench/micro-request.ts: 142 µs of CPU
   // with it, 82 µs without). The operation's span is propagated instead (`withTraceContext`).
-  const operationsClient = HttpClient.withTracerDisabledWhen(httpClient, () => true)
+  const operationsClient = HttpClient.withTracerDisabledWhen(
+    direct ? (abortable ? transport : withoutRedirects(transport)) : httpClient,
+    () => true
+  )
   const maxEventSize = options.maxEventSize ?? defaultMaxEventSize
 
   const buildRequest = (
@@ -138,7 +148,8 @@ export const makeService = (config: ClientConfig, transport: HttpClient.HttpClie
   ) => {
     const bare = HttpClientRequest.make(method)(path)
     const base = isEmpty(headers) ? bare : HttpClientRequest.setHeaders(bare, headers)
-    return body === undefined ? base : HttpClientRequest.bodyUnsafeJson(base, body)
+    const request = body === undefined ? base : HttpClientRequest.bodyUnsafeJson(base, body)
+    return direct ? addDefaults(request) : request
   }
 
   /** Sends once; a non-200 answer becomes the error of its status. */
@@ -154,7 +165,7 @@ export const makeService = (config: ClientConfig, transport: HttpClient.HttpClie
             Effect.fail(fromResponse({
               operation,
               method: request.method,
-              url: baseUrl + request.url,
+              url: urlOf(request),
               status: response.status,
               headers: response.headers,
               body,
@@ -164,15 +175,33 @@ export const makeService = (config: ClientConfig, transport: HttpClient.HttpClie
       )
     )
 
+  const attemptTimeoutError = (request: HttpClientRequest.HttpClientRequest, timeout: Duration.Duration) =>
+    new TimeoutError({ phase: "attempt", timeout, method: request.method, url: urlOf(request) })
+
+  /**
+   * Bounds an attempt in time. Over a transport that can abort its requests and on the live clock, a timer
+   * of the platform aborts the request (no fiber); otherwise `Effect.timeoutFail` (see `requestAbort.ts`).
+   */
   const withAttemptTimeout = <A>(
     request: HttpClientRequest.HttpClientRequest,
     timeout: Duration.Duration,
     effect: Effect.Effect<A, RequestError>
-  ) =>
-    Effect.timeoutFail(effect, {
-      duration: timeout,
-      onTimeout: () =>
-        new TimeoutError({ phase: "attempt", timeout, method: request.method, url: baseUrl + request.url })
+  ): Effect.Effect<A, RequestError> =>
+    Effect.clockWith((clock) => {
+      if (!abortable || clock !== liveClock) {
+        return Effect.timeoutFail(effect, { duration: timeout, onTimeout: () => attemptTimeoutError(request, timeout) })
+      }
+      const slot: RequestAbortSlot = { abort: undefined }
+      let timedOut = false
+      const timer = setTimeout(() => {
+        timedOut = true
+        slot.abort?.()
+      }, Duration.toMillis(timeout))
+      return effect.pipe(
+        Effect.provideService(RequestAbort, slot),
+        Effect.catchAll((error) => Effect.fail(timedOut ? attemptTimeoutError(request, timeout) : error)),
+        Effect.ensuring(Effect.sync(() => clearTimeout(timer)))
+      )
     })
 
   const logFailure = (operation: string, error: RequestError) =>
@@ -259,7 +288,7 @@ export const makeService = (config: ClientConfig, transport: HttpClient.HttpClie
   const openEvents = <A>(
     request: StreamRequest,
     parse: (data: string) => A | EventError<RequestError>
-  ): Effect.Effect<Pull<A, RequestError>, RequestError, Scope.Scope> => {
+  ): Effect.Effect<Stream.Stream<A, RequestError>, RequestError, Scope.Scope> => {
     const url = baseUrl + request.path
     const decodeOptions = { operation: request.operation, maxEventSize }
     const scrubbed = scrubbing(request.body)
@@ -279,7 +308,7 @@ export const makeService = (config: ClientConfig, transport: HttpClient.HttpClie
       const onIdle = () =>
         new TimeoutError({ phase: "stream-idle", timeout: settings.streamIdleTimeout, method: "POST", url })
       const readerOf = bodyReaderOf(response)
-      let events: Pull<A, RequestError>
+      let events: Read<A, RequestError>
       if (readerOf === undefined) {
         const bytes = withIdleTimeout(
           Stream.mapError(response.stream, transportError),
@@ -297,19 +326,18 @@ export const makeService = (config: ClientConfig, transport: HttpClient.HttpClie
           () => clock.unsafeCurrentTimeMillis()
         )
         yield* Effect.addFinalizer(() => Effect.sync(reader.close))
-        yield* Effect.forkScoped(watchIdle(reader, settings.streamIdleTimeout, onIdle))
-        const afterDone = Effect.sync(() => reader.release(afterDoneBytes, Duration.toMillis(afterDoneWindow)))
+        yield* watchIdle(reader, settings.streamIdleTimeout, onIdle)
+        const afterDone = reader.finish(afterDoneBytes, Duration.toMillis(afterDoneWindow))
         events = eventsOf("POST", url, parse, decodeOptions, reader.read, afterDone)
       }
-      return Effect.mapError(events, Option.map(scrubbed))
+      return streamOf(Effect.mapError(events, scrubbed))
     }).pipe(Effect.mapError(scrubbed))
   }
 
   const events = <A>(
     request: StreamRequest,
     parse: (data: string) => A | EventError<RequestError>
-  ): Stream.Stream<A, RequestError> =>
-    Stream.unwrapScoped(Effect.map(openEvents(request, parse), Stream.repeatEffectChunkOption))
+  ): Stream.Stream<A, RequestError> => Stream.unwrapScoped(openEvents(request, parse))
 
   const redact = <E extends StudioError>(error: E, body?: unknown): E => scrub(error, secretsOf(apiKey, body))
 

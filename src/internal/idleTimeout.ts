@@ -7,10 +7,12 @@
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Queue from "effect/Queue"
+import type * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import * as Take from "effect/Take"
 import type { TimeoutError } from "../StudioError.js"
 import type { BodyReader } from "./bodyReader.js"
+import { liveClock } from "./liveClock.js"
 
 /**
  * Fails a stream with `onIdle()` when no bytes arrive for `idle`. A reader fiber moves the reads into a
@@ -60,25 +62,42 @@ export const withIdleTimeout = <A, E>(
 
 /**
  * Fails `reader`'s waiting read with `onIdle()` once it has waited `idle` for the network, and releases the
- * body. One fiber per stream, asleep until the moment the waiting read would have waited that long; a read
- * costs it nothing. A slow consumer does not make a stream idle: only a read waiting counts.
+ * body, for as long as the scope is open. One watch per stream, asleep until the moment the waiting read
+ * would have waited that long; a read costs it nothing. A slow consumer does not make a stream idle: only a
+ * read waiting counts. On the live clock the watch is a timer of the platform; under any other clock (the
+ * `TestClock`) a fiber that sleeps on that clock.
  */
 export const watchIdle = <E>(
   reader: BodyReader<E | TimeoutError>,
   idle: Duration.Duration,
   onIdle: () => TimeoutError
-): Effect.Effect<void> =>
+): Effect.Effect<void, never, Scope.Scope> =>
   Effect.clockWith((clock) => {
     const idleMillis = Duration.toMillis(idle)
-    const watch: Effect.Effect<void> = Effect.suspend(() => {
-      if (reader.done) return Effect.void
+    /** How long to wait before looking again, or `undefined` when the watch is over. */
+    const look = (): number | undefined => {
+      if (reader.done) return undefined
       const since = reader.waitingSince
       const waited = since === undefined ? 0 : clock.unsafeCurrentTimeMillis() - since
       if (since !== undefined && waited >= idleMillis) {
         reader.abort(onIdle())
-        return Effect.void
+        return undefined
       }
-      return Effect.zipRight(Effect.sleep(Duration.millis(idleMillis - waited)), watch)
+      return idleMillis - waited
+    }
+    if (clock === liveClock) {
+      let timer: ReturnType<typeof setTimeout> | undefined = undefined
+      const arm = (millis: number) => {
+        timer = setTimeout(() => {
+          const next = look()
+          if (next !== undefined) arm(next)
+        }, millis)
+      }
+      return Effect.acquireRelease(Effect.sync(() => arm(idleMillis)), () => Effect.sync(() => clearTimeout(timer)))
+    }
+    const watch: Effect.Effect<void> = Effect.suspend(() => {
+      const next = look()
+      return next === undefined ? Effect.void : Effect.zipRight(Effect.sleep(Duration.millis(next)), watch)
     })
-    return watch
+    return Effect.asVoid(Effect.forkScoped(watch))
   })

@@ -118,10 +118,9 @@ export const stream = <C extends Check<any, any>, A>(
       // the span is the scope's (it ends with the stream, failed if the stream fails) and the parent of the
       // connection; the reads run outside it, so that none pays for a span of its own
       const span = yield* Effect.makeSpanScoped(spanName, spanOptions(operation.attributes(valid)))
-      const pull = yield* Effect.withParentSpan(
+      return yield* Effect.withParentSpan(
         client.openEvents({ operation: name, path: path(valid), body: body(valid) }, parse),
         span
       )
-      return Stream.repeatEffectChunkOption(pull)
     }))
 }

@@ -6,11 +6,11 @@
 import * as Chunk from "effect/Chunk"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
-import * as Option from "effect/Option"
 import type * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import { DecodeError, TransportError } from "../StudioError.js"
 import { formatSize } from "./body.js"
+import { end, type Read } from "./read.js"
 
 /** The payload that ends a stream. */
 export const doneMarker = "[DONE]"
@@ -198,11 +198,12 @@ export interface DecodeOptions {
 
 /**
  * The `data` of each event of a body, up to `[DONE]`, each turned by `parse` into an output or an error, as
- * a pull bound to the scope (`Stream.fromPull` makes it a stream). A
- * body that ends before `[DONE]` fails with `TransportError`: a stream cut short is never taken for a
- * complete answer; an event larger than `maxEventSize` fails with `DecodeError` and the body is released
- * at once. One read is parsed in one step, and its outputs go downstream as one chunk; outputs before a
- * failed event are still delivered, then the stream fails.
+ * reads bound to the scope (`streamOf` makes them a stream). A body that ends before `[DONE]` fails with
+ * `TransportError`: a stream cut short is never taken for a complete answer; an event larger than
+ * `maxEventSize` fails with `DecodeError` and the body is released at once. One read is parsed in one step,
+ * and its outputs go downstream as one chunk, except the first read's, which go in chunks of 1, 2, 4, ...
+ * outputs so that the first tokens go at once; outputs before a failed event are still delivered, then the
+ * stream fails.
  *
  * At `[DONE]` the stream ends: at most `afterDoneBytes` more are read, for at most `afterDoneWindow`, so
  * that the body's end can arrive and the connection be reused; then the body is released, whether the
@@ -217,94 +218,124 @@ export const decodeEventsWith = <A, E2>(
 ) =>
 <E, R>(
   bytes: Stream.Stream<Uint8Array, E, R>
-): Effect.Effect<Pull<A, E | E2 | TransportError | DecodeError, R>, never, Scope.Scope | R> =>
-  Effect.map(Stream.toPull(bytes), (pull) => eventsOf(method, url, parse, options, pull, drainAfterDone(pull)))
+): Effect.Effect<Read<A, E | E2 | TransportError | DecodeError, R>, never, Scope.Scope | R> =>
+  Effect.map(Stream.toPull(bytes), (pull) => {
+    const read: Read<Uint8Array, E, R> = Effect.catchAll(
+      pull,
+      (error) => error._tag === "None" ? Effect.succeed(end) : Effect.fail(error.value)
+    )
+    return eventsOf(method, url, parse, options, read, drainAfterDone(read))
+  })
 
 /** A bounded read after [DONE]: the body's end usually follows at once; nothing waits for more. */
-const drainAfterDone = <E, R>(pull: Pull<Uint8Array, E, R>): Effect.Effect<void, never, R> =>
+const drainAfterDone = <E, R>(read: Read<Uint8Array, E, R>): Effect.Effect<void, never, R> =>
   Effect.suspend(() => {
     let left = afterDoneBytes
-    const next: Effect.Effect<void, Option.Option<E>, R> = Effect.flatMap(pull, (reads) => {
-      for (const read of reads) left -= read.length
+    const next: Effect.Effect<void, E, R> = Effect.flatMap(read, (reads) => {
+      if (reads === end) return Effect.void
+      for (const bytes of reads) left -= bytes.length
       return left > 0 ? next : Effect.void
     })
     return Effect.ignore(Effect.timeout(next, afterDoneWindow))
   })
 
-/** A pull of a stream: each call the next outputs; `None` at the end, `Some` with its error on a failure. */
-export type Pull<A, E, R = never> = Effect.Effect<Chunk.Chunk<A>, Option.Option<E>, R>
-
 /**
- * The events of the reads `pull` gives (each call the bytes of one or more network reads; `None` at the
- * body's end), as `decodeEventsWith` says, as a pull; `afterDone` runs at `[DONE]`, before the end.
+ * The events of the bytes `read` gives (each call the bytes of one or more network reads, or `end`), as
+ * `decodeEventsWith` says; `afterDone` runs at `[DONE]`, before the end.
  */
 export const eventsOf = <A, E2, E, R>(
   method: string,
   url: string,
   parse: (data: string) => A | EventError<E2>,
   options: DecodeOptions,
-  pull: Pull<Uint8Array, E, R>,
+  read: Read<Uint8Array, E, R>,
   afterDone: Effect.Effect<void, never, R>
-): Pull<A, E | E2 | TransportError | DecodeError, R> => {
+): Read<A, E | E2 | TransportError | DecodeError, R> => {
   type Failure = E | E2 | TransportError | DecodeError
-  type Out = Pull<A, Failure, R>
+  type Out = Read<A, Failure, R>
   const maxEventSize = options.maxEventSize ?? defaultMaxEventSize
   const parser = new SseParser(maxEventSize)
-  /** After the outputs of the last read went downstream: the error that follows them, or the end. */
-  let next: Option.Option<Option.Option<Failure>> = Option.none()
+  /** After the outputs of the last read went downstream: what follows them (the end, or an error). */
+  let next: Out | undefined = undefined
 
-  /** Parses the events of one read: the outputs, and whether the stream is over or failed. */
-  const step = (events: Array<string>, out: Array<A>): { done: boolean; error: E2 | undefined } => {
-    for (let i = 0; i < events.length; i++) {
-      const data = events[i]!
-      if (data === doneMarker) return { done: true, error: undefined }
-      const result = parse(data)
-      if (result instanceof EventError) return { done: false, error: result.error }
-      out.push(result)
-    }
-    return { done: false, error: undefined }
-  }
-  /** The outputs, then `then` (an error, or the end). */
-  const finish = (out: Array<A>, then: Option.Option<Failure>): Out => {
-    if (out.length === 0) return Effect.fail(then)
-    next = Option.some(then)
+  /** The outputs, then `then` (the end, or an error). */
+  const finish = (out: Array<A>, then: Out): Out => {
+    if (out.length === 0) return then
+    next = then
     return Effect.succeed(Chunk.unsafeFromArray(out))
   }
+  const ended: Out = Effect.succeed(end)
   const tooLarge = () =>
     new DecodeError({
       operation: options.operation ?? "stream",
       reason: `an event is larger than ${formatSize(maxEventSize)} (maxEventSize): raise maxEventSize if it is ` +
         "expected, or check what answers at this address"
     })
+  /**
+   * The most outputs a chunk may carry while the first read is being handed over: 1, then 2, 4, ... (a slow
+   * start), so that the first tokens do not wait for the rest of a large first read; unbounded once the
+   * first read is through, when each read goes downstream as one chunk.
+   */
+  let limit = 1
+  /** Events of a read of which only the first outputs went downstream, from `heldAt`. */
+  let held: Array<string> | undefined = undefined
+  let heldAt = 0
+  /** Whether the parser overflowed after the held events. */
+  let heldOverflow = false
+
+  /** The outputs of `events` from `from`, then what follows them: the end, an error, or the next read. */
+  const emit = (events: Array<string>, from: number, overflow: boolean): Out => {
+    const out: Array<A> = []
+    for (let i = from; i < events.length; i++) {
+      const data = events[i]!
+      if (data === doneMarker) return Effect.zipRight(afterDone, finish(out, ended))
+      const result = parse(data)
+      if (result instanceof EventError) return finish(out, Effect.fail(result.error))
+      out.push(result)
+      if (out.length === limit && (i + 1 < events.length || overflow)) {
+        held = events
+        heldAt = i + 1
+        heldOverflow = overflow
+        limit *= 2
+        return Effect.succeed(Chunk.unsafeFromArray(out))
+      }
+    }
+    limit = Number.POSITIVE_INFINITY
+    if (overflow) return finish(out, Effect.fail(tooLarge()))
+    return out.length === 0 ? pull : Effect.succeed(Chunk.unsafeFromArray(out))
+  }
   const onEnd = (): Out => {
     const out: Array<A> = []
-    const { done, error: failed } = step(parser.end(), out)
-    if (failed !== undefined) return finish(out, Option.some(failed))
-    return finish(
-      out,
-      done ? Option.none() : Option.some(
-        new TransportError({ method, url, reason: "the event stream ended before [DONE]" })
-      )
-    )
-  }
-  const onReads = (reads: Chunk.Chunk<Uint8Array>): Out => {
-    const out: Array<A> = []
-    for (const bytes of reads) {
-      const { done, error } = step(parser.push(bytes), out)
-      if (error !== undefined) return finish(out, Option.some(error))
-      if (done) return Effect.zipRight(afterDone, finish(out, Option.none()))
-      if (parser.tooLarge) return finish(out, Option.some(tooLarge()))
+    const events = parser.end()
+    for (let i = 0; i < events.length; i++) {
+      const data = events[i]!
+      if (data === doneMarker) return finish(out, ended)
+      const result = parse(data)
+      if (result instanceof EventError) return finish(out, Effect.fail(result.error))
+      out.push(result)
     }
-    return out.length === 0 ? read : Effect.succeed(Chunk.unsafeFromArray(out))
+    return finish(out, Effect.fail(new TransportError({ method, url, reason: "the event stream ended before [DONE]" })))
   }
-  const read: Out = Effect.suspend(() => {
-    if (next._tag === "Some") return Effect.fail(next.value)
-    return Effect.matchEffect(pull, {
-      onFailure: (error): Out => error._tag === "Some" ? Effect.fail(error) : onEnd(),
-      onSuccess: onReads
-    })
+  const onReads = (reads: Chunk.Chunk<Uint8Array> | typeof end): Out => {
+    if (reads === end) return onEnd()
+    let events: Array<string> = []
+    for (const bytes of reads) {
+      const more = parser.push(bytes)
+      events = events.length === 0 ? more : events.concat(more)
+      if (parser.tooLarge) break
+    }
+    return emit(events, 0, parser.tooLarge)
+  }
+  const pull: Out = Effect.suspend(() => {
+    if (next !== undefined) return next
+    if (held !== undefined) {
+      const events = held
+      held = undefined
+      return emit(events, heldAt, heldOverflow)
+    }
+    return Effect.flatMap(read, onReads)
   })
-  return read
+  return pull
 }
 
 /** The error of an event that `parse` rejects (a class, so that no output is mistaken for it). */

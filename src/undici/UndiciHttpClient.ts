@@ -27,6 +27,8 @@ import * as Stream from "effect/Stream"
 import { Readable } from "node:stream"
 import * as Undici from "undici"
 import { type BodyReader, BodyReaderTypeId, type HasBodyReader, ReadableBodyReader } from "../internal/bodyReader.js"
+import { streamOf } from "../internal/read.js"
+import { AbortableTypeId, RequestAbort } from "../internal/requestAbort.js"
 
 /**
  * The client over `dispatcher` (an `undici` `Agent`, `Pool` or `Client`).
@@ -35,9 +37,12 @@ import { type BodyReader, BodyReaderTypeId, type HasBodyReader, ReadableBodyRead
  * @category constructors
  */
 export const make = (dispatcher: Undici.Dispatcher): HttpClient.HttpClient =>
-  HttpClient.makeWith<never, never, HttpClientError.HttpClientError, never>(
-    (effect) => Effect.flatMap(effect, (request) => send(dispatcher, request)),
-    Effect.succeed
+  Object.assign(
+    HttpClient.makeWith<never, never, HttpClientError.HttpClientError, never>(
+      (effect) => Effect.flatMap(effect, (request) => send(dispatcher, request)),
+      Effect.succeed
+    ),
+    { [AbortableTypeId]: true }
   )
 
 /**
@@ -66,10 +71,12 @@ const send = (
     return Effect.fail(new HttpClientError.RequestError({ request, reason: "InvalidUrl", cause: url.left }))
   }
   return Effect.flatMap(
-    bodyOf(request.body),
-    (body) =>
+    Effect.zip(bodyOf(request.body), Effect.serviceOption(RequestAbort)),
+    ([body, slot]) =>
       Effect.async<HttpClientResponse.HttpClientResponse, HttpClientError.HttpClientError>((resume) => {
         const controller = new AbortController()
+        // the client's attempt timeout ends the request, its body included, through this
+        if (slot._tag === "Some") slot.value.abort = () => controller.abort()
         dispatcher.request({
           signal: controller.signal,
           method: request.method,
@@ -182,7 +189,7 @@ class UndiciResponse extends Inspectable.Class implements HttpClientResponse.Htt
   get stream(): Stream.Stream<Uint8Array, HttpClientError.ResponseError> {
     return Stream.suspend(() => {
       const reader = this[BodyReaderTypeId]((cause) => this.decodeError(cause), Date.now)
-      return Stream.ensuring(Stream.repeatEffectChunkOption(reader.read), Effect.sync(reader.close))
+      return Stream.ensuring(streamOf(reader.read), Effect.sync(reader.close))
     })
   }
 

@@ -15,6 +15,7 @@ import * as Redacted from "effect/Redacted"
 import * as Stream from "effect/Stream"
 import fc from "fast-check"
 import { Assistants, Chat, Maestro, StudioClient } from "../../src/index.js"
+import { streamOf } from "../../src/internal/read.js"
 import { decodeEventsWith, SseParser } from "../../src/internal/sse.js"
 import { StudioError } from "../../src/StudioError.js"
 import { splitAt } from "../support/bytes.js"
@@ -93,9 +94,10 @@ describe("fuzzing the SSE decoder", () => {
         async (bytes, cuts) => {
           const exit = await Effect.runPromiseExit(
             Stream.runCollect(
-              Stream.fromPull(
-                decodeEventsWith("POST", "/x", (data: string) => data)(Stream.fromIterable(splitAt(bytes, cuts)))
-              )
+              Stream.unwrapScoped(Effect.map(
+                decodeEventsWith("POST", "/x", (data: string) => data)(Stream.fromIterable(splitAt(bytes, cuts))),
+                streamOf
+              ))
             )
           )
           if (Exit.isSuccess(exit)) return Chunk.toReadonlyArray(exit.value).every((data) => typeof data === "string")
