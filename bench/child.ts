@@ -185,7 +185,7 @@ const scenarios: Record<string, { warmUp: Scenario; measure: Scenario }> = {
     measure: (client, params) => streams(client, params, params.count, params.tokens, params.count === 1)
   },
   validation: {
-    warmUp: (_, params) => validation({ ...params, iterations: Math.max(50, Math.ceil(params.iterations / 4)) }),
+    warmUp: (_, params) => validation({ ...params, iterations: Math.max(5000, params.iterations) }),
     measure: (_, params) => validation(params)
   }
 }
