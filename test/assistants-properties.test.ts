@@ -12,6 +12,7 @@ import * as Redacted from "effect/Redacted"
 import * as fc from "fast-check"
 import type { AssistantRunRequest } from "../src/AssistantSchema.js"
 import { Assistants, StudioClient } from "../src/index.js"
+import { wireJsonValue } from "./validation/arbitraries.js"
 import { wireForm } from "./validation/support.js"
 
 const runs = { fastCheck: { numRuns: 150 } }
@@ -56,7 +57,7 @@ const includeValue = fc.constantFrom(
   "requirements_result.metadata" as const
 )
 const key = fc.stringMatching(/^[a-z][a-z0-9_]{0,8}$/)
-const jsonObject = fc.dictionary(key, fc.jsonValue({ maxDepth: 2 }), { maxKeys: 4 })
+const jsonObject = fc.dictionary(key, wireJsonValue({ maxDepth: 2 }), { maxKeys: 4 })
 const outputType = fc.oneof(fc.constant("json" as const), jsonObject)
 const requirement = fc.record(
   {
