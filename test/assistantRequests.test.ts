@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Either, Schema } from "effect"
+import type * as Schema from "effect/Schema"
 import * as fc from "fast-check"
 import { typicalRunRequest } from "../bench/fixtures.js"
 import { AssistantRunRequest, CreateAssistantRequest } from "../src/AssistantSchema.js"
@@ -11,8 +11,7 @@ import {
   validServiceRequirement,
   wordsText
 } from "./validation/arbitraries.js"
-import { mutated, withEachFieldAdded, withFieldsAt } from "./validation/mutations.js"
-import { parseOptions } from "./validation/support.js"
+import { aroundValid, schemaGives, withEachFieldAdded } from "./validation/mutations.js"
 
 /** Values at and just past the bounds of the rules of the fields an assistant shares with a run. */
 const settingsEdges = {
@@ -106,26 +105,13 @@ const cases = [
 ]
 
 describe.each(cases)("the $name fast path", ({ accept, edges, full, schema, valid }) => {
-  const decodeWithSchema = Schema.decodeUnknownEither(schema, parseOptions)
-
-  /** Fails unless the schema decodes `input` to exactly `accepted`: deep-equal, and the same JSON. */
-  const expectSchemaGives = (input: unknown, accepted: unknown): void => {
-    const decoded = decodeWithSchema(input)
-    if (Either.isLeft(decoded)) expect.fail(`accepted, but the schema refuses it: ${decoded.left.message}`)
-    expect(accepted).toStrictEqual(decoded.right)
-    expect(JSON.stringify(accepted)).toBe(JSON.stringify(decoded.right))
-  }
+  const expectSchemaGives = schemaGives(schema)
 
   it("gives exactly what the schema gives, whenever it accepts a request", () => {
     let accepted = 0
     fc.assert(
       fc.property(
-        fc.oneof(
-          { weight: 1, arbitrary: valid },
-          { weight: 4, arbitrary: mutated(valid) },
-          { weight: 2, arbitrary: withFieldsAt(valid, edges) },
-          { weight: 1, arbitrary: fc.anything() }
-        ),
+        aroundValid(valid, edges),
         (input) => {
           const value = accept(input)
           if (value === undefined) return

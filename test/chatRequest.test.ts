@@ -1,14 +1,12 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Either, Schema } from "effect"
 import * as fc from "fast-check"
 import { chatRequest, typicalChatRequest } from "../bench/fixtures.js"
 import { ChatRequest } from "../src/ChatSchema.js"
 import { acceptChatRequest } from "../src/internal/chatRequest.js"
 import { validChatRequest, validChatTool } from "./validation/arbitraries.js"
-import { mutated, withEachFieldAdded, withFieldsAt } from "./validation/mutations.js"
-import { parseOptions } from "./validation/support.js"
+import { aroundValid, schemaGives, withEachFieldAdded } from "./validation/mutations.js"
 
-const decodeWithSchema = Schema.decodeUnknownEither(ChatRequest, parseOptions)
+const expectSchemaGives = schemaGives(ChatRequest)
 
 /** Values at and just past the bounds of the rules of each field, alone and together. */
 const fieldEdges = {
@@ -38,21 +36,7 @@ const fieldEdges = {
   stream: fc.boolean()
 }
 
-/** Valid requests, requests changed anywhere, requests with fields at their bounds, and anything. */
-const anyInput = fc.oneof(
-  { weight: 1, arbitrary: validChatRequest },
-  { weight: 4, arbitrary: mutated(validChatRequest) },
-  { weight: 2, arbitrary: withFieldsAt(validChatRequest, fieldEdges) },
-  { weight: 1, arbitrary: fc.anything() }
-)
-
-/** Fails unless the schema decodes `input` to exactly `accepted`: deep-equal, and the same JSON. */
-const expectSchemaGives = (input: unknown, accepted: unknown): void => {
-  const decoded = decodeWithSchema(input)
-  if (Either.isLeft(decoded)) expect.fail(`accepted, but the schema refuses it: ${decoded.left.message}`)
-  expect(accepted).toStrictEqual(decoded.right)
-  expect(JSON.stringify(accepted)).toBe(JSON.stringify(decoded.right))
-}
+const anyInput = aroundValid(validChatRequest, fieldEdges)
 
 describe("the chat request fast path", () => {
   it("gives exactly what the ChatRequest schema gives, whenever it accepts a request", () => {

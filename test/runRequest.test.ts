@@ -1,5 +1,4 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Either, Schema } from "effect"
 import * as fc from "fast-check"
 import { typicalRunRequest } from "../bench/fixtures.js"
 import { acceptRunRequest } from "../src/internal/runRequest.js"
@@ -12,10 +11,10 @@ import {
   webSearchUrl,
   wordsText
 } from "./validation/arbitraries.js"
-import { mutated, withEachFieldAdded, withFieldsAt } from "./validation/mutations.js"
-import { parseOptions, wireForm } from "./validation/support.js"
+import { aroundValid, schemaGives, withEachFieldAdded } from "./validation/mutations.js"
+import { wireForm } from "./validation/support.js"
 
-const decodeWithSchema = Schema.decodeUnknownEither(RunRequest, parseOptions)
+const expectSchemaGives = schemaGives(RunRequest)
 
 const mcp = (label: string) => ({ type: "mcp", server_label: label, server_url: "https://mcp.example.com" })
 
@@ -52,21 +51,7 @@ const fieldEdges = {
   tool_resources: fc.oneof(validToolResources, fc.constant({ web_search: { urls: ["http://example.com"] } }))
 }
 
-/** Valid requests, requests changed anywhere, requests with fields at their bounds, and anything. */
-const anyInput = fc.oneof(
-  { weight: 1, arbitrary: validRunRequest },
-  { weight: 4, arbitrary: mutated(validRunRequest) },
-  { weight: 2, arbitrary: withFieldsAt(validRunRequest, fieldEdges) },
-  { weight: 1, arbitrary: fc.anything() }
-)
-
-/** Fails unless the schema decodes `input` to exactly `accepted`: deep-equal, and the same JSON. */
-const expectSchemaGives = (input: unknown, accepted: unknown): void => {
-  const decoded = decodeWithSchema(input)
-  if (Either.isLeft(decoded)) expect.fail(`accepted, but the schema refuses it: ${decoded.left.message}`)
-  expect(accepted).toStrictEqual(decoded.right)
-  expect(JSON.stringify(accepted)).toBe(JSON.stringify(decoded.right))
-}
+const anyInput = aroundValid(validRunRequest, fieldEdges)
 
 describe("the run request fast path", () => {
   it("gives exactly what the RunRequest schema gives, whenever it accepts a request", () => {

@@ -264,6 +264,9 @@ export const makeService = (config: ClientConfig, transport: HttpClient.HttpClie
       }
     )
 
+  /** Scrubs the error of a call whose request had `body`. */
+  const scrubbing = (body: unknown) => (error: RequestError) => scrub(error, secretsOf(apiKey, body))
+
   const json = <A, I>(request: JsonRequest<A, I>): Effect.Effect<A, RequestError> =>
     Effect.flatMap(config.settings, (settings) => {
       if (apiKey === undefined) return Effect.fail(missingKey)
@@ -278,12 +281,9 @@ export const makeService = (config: ClientConfig, transport: HttpClient.HttpClie
       )
       return Effect.mapError(
         withRetries(request.operation, settings.maxRetries, attempt),
-        (error) => scrub(error, secretsOf(apiKey, request.body))
+        scrubbing(request.body)
       )
     })
-
-  /** Scrubs the error of a call whose request had `body`. */
-  const scrubbing = (body: unknown) => (error: RequestError) => scrub(error, secretsOf(apiKey, body))
 
   const openEvents = <A>(
     request: StreamRequest,

@@ -284,14 +284,22 @@ export const eventsOf = <A, E2, E, R>(
   let heldOverflow = false
 
   /** The outputs of `events` from `from`, then what follows them: the end, an error, or the next read. */
+  /**
+   * Adds the output of one event to `out`; or gives what ends the stream there: `[DONE]` (after the
+   * bounded read of the rest when the body is still open) or the event's error.
+   */
+  const add = (data: string, out: Array<A>, bodyOpen: boolean): Out | undefined => {
+    if (data === doneMarker) return bodyOpen ? Effect.zipRight(afterDone, finish(out, ended)) : finish(out, ended)
+    const result = parse(data)
+    if (result instanceof EventError) return finish(out, Effect.fail(result.error))
+    out.push(result)
+    return undefined
+  }
   const emit = (events: Array<string>, from: number, overflow: boolean): Out => {
     const out: Array<A> = []
     for (let i = from; i < events.length; i++) {
-      const data = events[i]!
-      if (data === doneMarker) return Effect.zipRight(afterDone, finish(out, ended))
-      const result = parse(data)
-      if (result instanceof EventError) return finish(out, Effect.fail(result.error))
-      out.push(result)
+      const over = add(events[i]!, out, true)
+      if (over !== undefined) return over
       if (out.length === limit && (i + 1 < events.length || overflow)) {
         held = events
         heldAt = i + 1
@@ -306,13 +314,9 @@ export const eventsOf = <A, E2, E, R>(
   }
   const onEnd = (): Out => {
     const out: Array<A> = []
-    const events = parser.end()
-    for (let i = 0; i < events.length; i++) {
-      const data = events[i]!
-      if (data === doneMarker) return finish(out, ended)
-      const result = parse(data)
-      if (result instanceof EventError) return finish(out, Effect.fail(result.error))
-      out.push(result)
+    for (const data of parser.end()) {
+      const over = add(data, out, false)
+      if (over !== undefined) return over
     }
     return finish(out, Effect.fail(new TransportError({ method, url, reason: "the event stream ended before [DONE]" })))
   }

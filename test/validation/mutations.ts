@@ -5,8 +5,12 @@
  * a field that is not enumerable, another prototype, an array with a hole). Tests of the request fast
  * paths hold them to the schemas on these.
  */
+import { expect } from "@effect/vitest"
+import * as Either from "effect/Either"
+import * as Schema from "effect/Schema"
 import * as fc from "fast-check"
 import { absoluteUrl, text, webSearchUrl, wordsText } from "./arbitraries.js"
+import { parseOptions } from "./support.js"
 
 type Path = ReadonlyArray<string | number>
 
@@ -320,4 +324,30 @@ export const withEachFieldAdded = (value: unknown): ReadonlyArray<unknown> => {
       return changed
     })
   )
+}
+
+/** Valid requests, requests changed anywhere, requests with fields at their bounds (`edges`), and anything. */
+export const aroundValid = <A extends object>(
+  valid: fc.Arbitrary<A>,
+  edges: Readonly<Record<string, fc.Arbitrary<unknown>>>
+): fc.Arbitrary<unknown> =>
+  fc.oneof(
+    { weight: 1, arbitrary: valid },
+    { weight: 4, arbitrary: mutated(valid) },
+    { weight: 2, arbitrary: withFieldsAt(valid, edges) },
+    { weight: 1, arbitrary: fc.anything() }
+  )
+
+/**
+ * A check that `schema` decodes an input to exactly what a fast path accepted from it: deep-equal, and the
+ * same JSON.
+ */
+export const schemaGives = (schema: Schema.Schema.Any) => {
+  const decode = Schema.decodeUnknownEither(schema as Schema.Schema<unknown, unknown>, parseOptions)
+  return (input: unknown, accepted: unknown): void => {
+    const decoded = decode(input)
+    if (Either.isLeft(decoded)) expect.fail(`accepted, but the schema refuses it: ${decoded.left.message}`)
+    expect(accepted).toStrictEqual(decoded.right)
+    expect(JSON.stringify(accepted)).toBe(JSON.stringify(decoded.right))
+  }
 }
