@@ -1,0 +1,318 @@
+/**
+ * Orchestration runs of the reference service. A run is decided when it is created (its result, scores
+ * and sources) and is shown `in_progress` until enough time has passed for its steps: one step for budget
+ * `low`, three for `medium`, three strategies of three steps for `high`. Its status is computed from the
+ * time given on every retrieve, so the caller's clock drives it and nothing sleeps.
+ */
+import { type AssistantResponseLanguage, unsetResponseLanguage } from "../wire/assistant.js"
+import type { Budget, Requirement, RunMessage, RunTool, ToolResources } from "../wire/maestro.js"
+import type { Ids } from "./ids.js"
+import { detect, type Language } from "./language.js"
+import type { ModelContext, ModelRequest, Reply } from "./model.js"
+import { type Check, checksOf, revise, scoreRequirement } from "./requirements.js"
+
+/** A run's configuration after validation (and, for an assistant, after merging its stored fields). */
+export interface RunConfiguration {
+  readonly input?: string | ReadonlyArray<RunMessage> | undefined
+  readonly system_prompt?: string | undefined
+  readonly requirements?: ReadonlyArray<Requirement> | undefined
+  readonly tools?: ReadonlyArray<RunTool> | undefined
+  readonly tool_resources?: ToolResources | undefined
+  readonly models?: ReadonlyArray<string> | undefined
+  readonly budget?: Budget | undefined
+  readonly response_language?: AssistantResponseLanguage | null | undefined
+  readonly include?: ReadonlyArray<string> | undefined
+}
+
+/**
+ * Decides whether a run fails: a message makes it end `failed` with that `error.message`.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type RunFailure = (run: RunConfiguration) => string | undefined
+
+/** What a run comes to: its result, its scores against its requirements, and its sources. */
+export interface Outcome {
+  readonly result: string
+  readonly requirementsResult: Record<string, unknown>
+  readonly dataSources: Record<string, unknown>
+}
+
+interface StoredRun {
+  readonly id: string
+  /** Characters of the run's JSON once completed: what it counts for in the store's size budget. */
+  readonly size: number
+  readonly createdAt: number
+  readonly duration: number
+  readonly include: ReadonlySet<string>
+  readonly outcome: Outcome
+  readonly failure: string | undefined
+}
+
+/** Steps of each budget: `high` runs three strategies of three steps each. */
+export const stepsOf = (budget: Budget): number => budget === "low" ? 1 : budget === "medium" ? 3 : 9
+
+// ---------------------------------------------------------------------------------------------------------
+// data sources
+// ---------------------------------------------------------------------------------------------------------
+
+const www = (host: string): string => host.startsWith("www.") ? host : `www.${host}`
+
+/**
+ * The URL prefix a `web_search.urls` entry restricts results to: `https://<domain>`, `<domain>` and
+ * `<domain>/<path>` give the `www.` form of the domain (with the path); `<subdomain>.<domain>` (a host of
+ * more than two labels) gives that subdomain itself.
+ */
+export const webSearchScope = (entry: string): string => {
+  if (entry.startsWith("https://")) {
+    const rest = entry.slice("https://".length)
+    const slash = rest.indexOf("/")
+    const host = slash === -1 ? rest : rest.slice(0, slash)
+    const path = slash === -1 ? "/" : rest.slice(slash)
+    return `https://${www(host)}${path}`
+  }
+  const slash = entry.indexOf("/")
+  if (slash !== -1) return `https://${www(entry.slice(0, slash))}${entry.slice(slash)}`
+  const labels = entry.split(".")
+  return labels.length > 2 || entry.startsWith("www.") ? `https://${entry}/` : `https://${www(entry)}/`
+}
+
+/** Where a run's answer may come from, given its search tools and legacy `tool_resources`. */
+export const dataSourcesOf = (run: RunConfiguration): Record<string, unknown> => {
+  const web: Array<{ url: string }> = []
+  // a set, not a search of `web`: a run may list tens of thousands of URLs
+  const seen = new Set<string>()
+  const files: Array<Record<string, unknown>> = []
+  let searchesWeb = false
+  let searchesFiles = false
+  const addWeb = (urls: ReadonlyArray<string> | undefined) => {
+    searchesWeb = true
+    for (const url of urls ?? []) {
+      const scope = webSearchScope(url)
+      if (!seen.has(scope)) {
+        seen.add(scope)
+        web.push({ url: scope })
+      }
+    }
+  }
+  const addFiles = (
+    filter: {
+      readonly labels?: ReadonlyArray<string> | undefined
+      readonly file_ids?: ReadonlyArray<string> | undefined
+    }
+  ) => {
+    searchesFiles = true
+    const labels = filter.labels === undefined || filter.labels.length === 0 ? {} : { labels: [...filter.labels] }
+    if (filter.file_ids !== undefined && filter.file_ids.length > 0) {
+      for (const id of filter.file_ids) files.push({ file_id: id, ...labels })
+    } else if ("labels" in labels) {
+      files.push(labels)
+    }
+  }
+  for (const tool of run.tools ?? []) {
+    if (tool.type === "web_search") addWeb(tool.urls)
+    else if (tool.type === "file_search") addFiles(tool)
+  }
+  if (run.tool_resources?.web_search !== undefined) addWeb(run.tool_resources.web_search.urls)
+  if (run.tool_resources?.file_search !== undefined) addFiles(run.tool_resources.file_search)
+  return { ...(searchesWeb ? { web_search: web } : {}), ...(searchesFiles ? { file_search: files } : {}) }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// deciding a run
+// ---------------------------------------------------------------------------------------------------------
+
+const inputMessages = (run: RunConfiguration): ModelRequest["messages"] => {
+  const turns = run.input === undefined
+    ? []
+    : typeof run.input === "string"
+    ? [{ role: "user" as const, content: run.input }]
+    : run.input
+  const system = run.system_prompt === undefined ? [] : [{ role: "system" as const, content: run.system_prompt }]
+  const messages = [...system, ...turns]
+  return messages.some((m) => m.role === "user") ? messages : [...messages, { role: "user" as const, content: "" }]
+}
+
+const inputText = (run: RunConfiguration): string =>
+  run.input === undefined
+    ? ""
+    : typeof run.input === "string"
+    ? run.input
+    : run.input.filter((m) => m.role === "user").map((m) => m.content).join("\n")
+
+const round = (value: number): number => Math.round(value * 1000) / 1000
+
+const scoreAll = (requirements: ReadonlyArray<Requirement>, result: string) => {
+  const scores = requirements.map((requirement) => ({ requirement, ...scoreRequirement(requirement, result) }))
+  const mandatoryMissed = scores.some((s) => s.requirement.is_mandatory === true && s.score < 1)
+  const mean = scores.length === 0 ? 1 : scores.reduce((sum, s) => sum + s.score, 0) / scores.length
+  return { scores, overall: mandatoryMissed ? 0 : round(mean) }
+}
+
+const firstSentence = (text: string): string => text.split(/(?<=[.!?])\s+/u)[0] ?? text
+
+/** The candidate results of each strategy: the draft, a concise form, and a structured form. */
+const strategies = (draft: string): ReadonlyArray<string> => [
+  draft,
+  firstSentence(draft),
+  draft.split(/(?<=[.!?])\s+/u).map((sentence, i) => `${i + 1}. ${sentence}`).join("\n")
+]
+
+/** What the model is asked for a run's draft, in the language the run answers in. */
+export interface Draft {
+  readonly request: ModelRequest
+  readonly context: ModelContext & { readonly language: Language }
+}
+
+/**
+ * The draft a run asks of the model: its conversation (system prompt and turns) for its model, in the
+ * language it asks for, else the one a requirement names, else the one of its input, else English.
+ */
+export const draftOf = (run: RunConfiguration, seed: number): Draft => {
+  const requested = run.response_language === unsetResponseLanguage ? null : run.response_language ?? null
+  const languageRequirement = (run.requirements ?? []).flatMap((r) => checksOf(r.description))
+    .find((check): check is Extract<Check, { _tag: "Language" }> => check._tag === "Language")
+  const language: Language = requested ?? languageRequirement?.language ?? detect(inputText(run)) ?? "english"
+  return {
+    request: { model: run.models?.[0] ?? "fpmodel-mini", messages: inputMessages(run) },
+    context: { index: 0, seed, purpose: "run", language }
+  }
+}
+
+/** Decides a run from the model's reply to its draft: its result, scores and sources. */
+export const decide = (
+  run: RunConfiguration,
+  draft: Draft,
+  reply: Reply,
+  options: { readonly metadata: boolean }
+): Outcome => {
+  const budget = run.budget ?? "low"
+  const requirements = run.requirements ?? []
+  const language = draft.context.language
+  const text = typeof reply === "string" ? reply : reply.content ?? ""
+  const checksFor = (mandatoryOnly: boolean): ReadonlyArray<Check> =>
+    requirements.filter((r) => !mandatoryOnly || r.is_mandatory === true).flatMap((r) => checksOf(r.description))
+  const candidates = budget === "low"
+    ? [revise(text, checksFor(true), language)]
+    : budget === "medium"
+    ? [revise(text, checksFor(false), language)]
+    : strategies(text).map((candidate) => revise(candidate, checksFor(false), language))
+  let best = candidates[0]!
+  let bestScore = scoreAll(requirements, best)
+  for (const candidate of candidates.slice(1)) {
+    const scored = scoreAll(requirements, candidate)
+    const mean = (s: typeof scored) => s.scores.reduce((sum, x) => sum + x.score, 0)
+    if (
+      scored.overall > bestScore.overall || (scored.overall === bestScore.overall && mean(scored) > mean(bestScore))
+    ) {
+      best = candidate
+      bestScore = scored
+    }
+  }
+  const allMet = bestScore.scores.every((s) => s.score >= 1)
+  return {
+    result: best,
+    requirementsResult: {
+      score: bestScore.overall,
+      finish_reason: allMet ? "all_requirements_met" : "budget_exhausted",
+      requirements: bestScore.scores.map((s) => ({
+        name: s.requirement.name,
+        description: s.requirement.description,
+        is_mandatory: s.requirement.is_mandatory ?? false,
+        score: round(s.score),
+        reason: s.reason
+      })),
+      ...(options.metadata
+        ? {
+          metadata: {
+            budget,
+            steps: stepsOf(budget),
+            strategies: candidates.length,
+            model: draft.request.model,
+            language
+          }
+        }
+        : {})
+    },
+    dataSources: dataSourcesOf(run)
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// the store
+// ---------------------------------------------------------------------------------------------------------
+
+/** The limits of a run store when none are given: 1,000 runs and 64 Mi characters of their JSON. */
+export const defaultRunStoreLimits = { maxRuns: 1000, maxRunsSize: 64 * 1024 * 1024 } as const
+
+/**
+ * The runs of one service: a map in creation order that keeps at most `maxRuns` runs and `maxRunsSize`
+ * characters of their JSON, evicting the oldest first (an evicted run is a 404). A write costs the same
+ * whatever the store holds. Times are epoch milliseconds, given by the caller.
+ */
+export const makeRunStore = (options: {
+  readonly ids: Ids
+  /** How long one step of a run takes, in milliseconds. */
+  readonly stepDuration: number
+  readonly failRun?: RunFailure | undefined
+  readonly maxRuns: number
+  readonly maxRunsSize: number
+}) => {
+  const runs = new Map<string, StoredRun>()
+  let storedSize = 0
+
+  const store = (run: StoredRun): void => {
+    while (runs.size > 0 && (runs.size >= options.maxRuns || storedSize + run.size > options.maxRunsSize)) {
+      const oldest = runs.values().next().value!
+      runs.delete(oldest.id)
+      storedSize -= oldest.size
+    }
+    runs.set(run.id, run)
+    storedSize += run.size
+  }
+
+  /** Stores a run decided from the model's reply to its draft at `now`, and shows it as at `now`. */
+  const create = (run: RunConfiguration, draft: Draft, reply: Reply, now: number): Record<string, unknown> => {
+    const include = new Set(run.include ?? [])
+    const outcome = decide(run, draft, reply, { metadata: include.has("requirements_result.metadata") })
+    const id = options.ids.uuid()
+    const failure = options.failRun?.(run)
+    const stored: StoredRun = {
+      id,
+      size: JSON.stringify(outcome).length + (failure?.length ?? 0) + id.length + 64,
+      createdAt: now,
+      duration: stepsOf(run.budget ?? "low") * options.stepDuration,
+      include,
+      outcome,
+      failure
+    }
+    store(stored)
+    return view(stored, now)
+  }
+
+  /** A run as shown at `now`, or `undefined` when the store does not hold it. */
+  const retrieve = (id: string, now: number): Record<string, unknown> | undefined => {
+    const stored = runs.get(id)
+    return stored === undefined ? undefined : view(stored, now)
+  }
+
+  return { create, retrieve }
+}
+
+/** A run as the service shows it at `now`. */
+const view = (run: StoredRun, now: number): Record<string, unknown> => {
+  if (now - run.createdAt < run.duration) return { id: run.id, status: "in_progress", result: null }
+  if (run.failure !== undefined) {
+    return { id: run.id, status: "failed", result: null, error: { message: run.failure } }
+  }
+  return {
+    id: run.id,
+    status: "completed",
+    result: run.outcome.result,
+    ...(run.include.has("data_sources") ? { data_sources: run.outcome.dataSources } : {}),
+    ...(run.include.has("requirements_result") || run.include.has("requirements_result.metadata")
+      ? { requirements_result: run.outcome.requirementsResult }
+      : {})
+  }
+}

@@ -1,0 +1,339 @@
+/**
+ * The client service's requests: the base URL, auth, `User-Agent` and default headers added to every
+ * request, the per-attempt timeout, retries, the mapping of every answer to a typed result or error, the
+ * idle timeout of streams, and the scrubbing of secrets from every error.
+ */
+import * as HttpClient from "@effect/platform/HttpClient"
+import * as HttpClientError from "@effect/platform/HttpClientError"
+import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
+import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
+import * as HttpTraceContext from "@effect/platform/HttpTraceContext"
+import * as Clock from "effect/Clock"
+import * as Context from "effect/Context"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import type * as Either from "effect/Either"
+import type * as Fiber from "effect/Fiber"
+import * as ParseResult from "effect/ParseResult"
+import * as Redacted from "effect/Redacted"
+import type * as Schema from "effect/Schema"
+import type * as Scope from "effect/Scope"
+import * as Stream from "effect/Stream"
+import * as Tracer from "effect/Tracer"
+import { afterDoneBytes, defaultMaxEventSize } from "studio-effect-core/sse/SseParser"
+import { ChatCompletion } from "../ChatSchema.js"
+import type { JsonRequest, Service, StreamRequest, StudioClientOptions } from "../StudioClient.js"
+import {
+  AuthError,
+  DecodeError,
+  type RequestError,
+  type StudioError,
+  TimeoutError,
+  type TransportError
+} from "../StudioError.js"
+import { defaultMaxResponseSize, readBody, readErrorBody } from "./body.js"
+import { bodyReaderOf } from "./bodyReader.js"
+import { decodeCompletion } from "./completion.js"
+import { watchIdle, withIdleTimeout } from "./idleTimeout.js"
+import { liveClock } from "./liveClock.js"
+import { type Read, streamOf } from "./read.js"
+import { withoutRedirects } from "./redirect.js"
+import { isAbortable, RequestAbort, type RequestAbortSlot } from "./requestAbort.js"
+import { fromResponse, requestIdOf } from "./responseError.js"
+import { retrySchedule } from "./retry.js"
+import { scrub, secretsOf, withRedactedHeaders } from "./scrub.js"
+import { afterDoneWindow, decodeEventsWith, type EventError, eventsOf } from "./sse.js"
+import { transportError } from "./transportError.js"
+import { version } from "./version.js"
+
+/** The settings of one call, resolved from the layer's options and the region's `RequestOptions`. */
+export interface Settings {
+  readonly maxRetries: number
+  readonly timeout: Duration.Duration
+  readonly streamIdleTimeout: Duration.Duration
+  readonly headers: Readonly<Record<string, string>>
+}
+
+/** What the service is made of, once the options are checked. */
+export interface ClientConfig {
+  readonly options: StudioClientOptions
+  /** The checked base URL, without a trailing slash. */
+  readonly baseUrl: string
+  /** The settings of the current call. */
+  readonly settings: Effect.Effect<Settings>
+}
+
+type Decoder<A> = (input: unknown) => Either.Either<A, ParseResult.ParseIssue>
+
+/** The decoders of response schemas; a schema with a decoder of its own checked equal to it starts here. */
+const decoders = new WeakMap<Schema.Schema.Any, Decoder<any>>([[ChatCompletion, decodeCompletion]])
+
+/** The decoder of a response schema, made once per schema; synchronous, so no effect is built per answer. */
+const decoderOf = <A, I>(schema: Schema.Schema<A, I>): Decoder<A> => {
+  const known = decoders.get(schema)
+  if (known !== undefined) return known
+  const decoder: Decoder<A> = ParseResult.decodeUnknownEither(schema)
+  decoders.set(schema, decoder)
+  return decoder
+}
+
+/**
+ * The trace context of the current span (the operation's `studio.<name>`) on a request, as the platform's
+ * own span would have sent it: `traceparent` and `b3`. Honours `HttpClient.withTracerPropagation(false)`.
+ */
+const withTraceContext = (request: HttpClientRequest.HttpClientRequest, fiber: Fiber.RuntimeFiber<any, any>) => {
+  if (!fiber.getFiberRef(HttpClient.currentTracerPropagation)) return request
+  const span = Context.getOption(fiber.currentContext, Tracer.ParentSpan)
+  return span._tag === "Some" && span.value._tag === "Span"
+    ? HttpClientRequest.setHeaders(request, HttpTraceContext.toHeaders(span.value))
+    : request
+}
+
+/** Whether an object has no own enumerable key. */
+export const isEmpty = (object: object): boolean => {
+  for (const _ in object) return false
+  return true
+}
+
+const missingKey = new AuthError({ detail: "No API key is configured (set STUDIO_API_KEY or pass apiKey)." })
+
+/** The client service over `transport`. */
+export const makeService = (config: ClientConfig, transport: HttpClient.HttpClient): Service => {
+  const { baseUrl, options } = config
+  const abortable = isAbortable(transport)
+  const apiKey = options.apiKey
+  const maxResponseSize = options.maxResponseSize ?? defaultMaxResponseSize
+  // the headers every request gets unless it sets its own, in the order they override each other
+  const defaultHeaders: Record<string, string> = {
+    "User-Agent": `studio-effect/${version}`,
+    "Accept": "application/json",
+    ...(apiKey === undefined ? {} : { "Authorization": `Bearer ${Redacted.value(apiKey)}` }),
+    ...options.headers
+  }
+  /** A request as sent: the base URL before its path, and its own headers (per-call options, a stream's
+   * `Accept`) over the defaults. */
+  const addDefaults = (request: HttpClientRequest.HttpClientRequest) =>
+    HttpClientRequest.setHeaders(
+      HttpClientRequest.setHeaders(HttpClientRequest.prependUrl(request, baseUrl), defaultHeaders),
+      request.headers
+    )
+  const withDefaults = withRedactedHeaders(withoutRedirects(transport)).pipe(HttpClient.mapRequest(addDefaults))
+  const httpClient = options.transformClient === undefined ? withDefaults : options.transformClient(withDefaults)
+  // Without middleware of the user's, the operations add the defaults themselves and send on the transport:
+  // the platform's span is off for them (below), so they need no redacted header names, and the SDK's own
+  // transport follows no redirect without being told. With middleware, they go through `httpClient`.
+  const direct = options.transformClient === undefined
+  /** The address of a request as sent, for errors. */
+  const urlOf = (request: HttpClientRequest.HttpClientRequest) => direct ? request.url : baseUrl + request.url
+  // The operations' requests make no span of the platform's own under `studio.<name>`: it would repeat the
+  // method and address, and it cost about 40% of a bare `execute` (bench/micro-request.ts: 142 µs of CPU
+  // with it, 82 µs without). The operation's span is propagated instead (`withTraceContext`).
+  const operationsClient = HttpClient.withTracerDisabledWhen(
+    direct ? (abortable ? transport : withoutRedirects(transport)) : httpClient,
+    () => true
+  )
+  const maxEventSize = options.maxEventSize ?? defaultMaxEventSize
+
+  const buildRequest = (
+    method: JsonRequest<unknown, unknown>["method"],
+    path: string,
+    body: unknown,
+    headers: Readonly<Record<string, string>>
+  ) => {
+    const bare = HttpClientRequest.make(method)(path)
+    const base = isEmpty(headers) ? bare : HttpClientRequest.setHeaders(bare, headers)
+    const request = body === undefined ? base : HttpClientRequest.bodyUnsafeJson(base, body)
+    return direct ? addDefaults(request) : request
+  }
+
+  /** Sends once; a non-200 answer becomes the error of its status. */
+  const send = (operation: string, request: HttpClientRequest.HttpClientRequest) =>
+    Effect.withFiberRuntime<HttpClientResponse.HttpClientResponse, HttpClientError.HttpClientError>((fiber) =>
+      operationsClient.execute(withTraceContext(request, fiber))
+    ).pipe(
+      Effect.mapError(transportError),
+      Effect.flatMap((response) =>
+        response.status === 200 ? Effect.succeed(response) : Effect.flatMap(
+          Effect.zip(readErrorBody(response), Clock.currentTimeMillis),
+          ([body, now]) =>
+            Effect.fail(fromResponse({
+              operation,
+              method: request.method,
+              url: urlOf(request),
+              status: response.status,
+              headers: response.headers,
+              body,
+              now
+            }))
+        )
+      )
+    )
+
+  const attemptTimeoutError = (request: HttpClientRequest.HttpClientRequest, timeout: Duration.Duration) =>
+    new TimeoutError({ phase: "attempt", timeout, method: request.method, url: urlOf(request) })
+
+  /**
+   * Bounds an attempt in time. Over a transport that can abort its requests and on the live clock, a timer
+   * of the platform aborts the request (no fiber); otherwise `Effect.timeoutFail` (see `requestAbort.ts`).
+   */
+  const withAttemptTimeout = <A>(
+    request: HttpClientRequest.HttpClientRequest,
+    timeout: Duration.Duration,
+    effect: Effect.Effect<A, RequestError>
+  ): Effect.Effect<A, RequestError> =>
+    Effect.clockWith((clock) => {
+      if (!abortable || clock !== liveClock) {
+        return Effect.timeoutFail(effect, { duration: timeout, onTimeout: () => attemptTimeoutError(request, timeout) })
+      }
+      const slot: RequestAbortSlot = { abort: undefined }
+      let timedOut = false
+      const timer = setTimeout(() => {
+        timedOut = true
+        slot.abort?.()
+      }, Duration.toMillis(timeout))
+      return effect.pipe(
+        Effect.provideService(RequestAbort, slot),
+        Effect.catchAll((error) => Effect.fail(timedOut ? attemptTimeoutError(request, timeout) : error)),
+        Effect.ensuring(Effect.sync(() => clearTimeout(timer)))
+      )
+    })
+
+  const logFailure = (operation: string, error: RequestError) =>
+    Effect.logDebug("studio request attempt failed").pipe(Effect.annotateLogs({ operation, error: error._tag }))
+
+  /**
+   * Retries as `retrySchedule` says. The schedule is driven only once an attempt failed: a first attempt
+   * that succeeds (the usual case) costs nothing here. The first failure is handed to the schedule as the
+   * first attempt's, so its decisions are the same as `Effect.retry(attempt, schedule)`.
+   */
+  const withRetries = <A>(
+    operation: string,
+    maxRetries: number,
+    attempt: Effect.Effect<A, RequestError>
+  ): Effect.Effect<A, RequestError> =>
+    Effect.catchAll(attempt, (first) => {
+      const logged = Effect.zipRight(logFailure(operation, first), Effect.fail(first))
+      if (maxRetries === 0) return logged
+      let pending = true
+      const again = Effect.suspend(() => {
+        if (!pending) return Effect.tapError(attempt, (error) => logFailure(operation, error))
+        pending = false
+        return logged
+      })
+      return Effect.retry(again, retrySchedule(maxRetries))
+    })
+
+  const decodeBody = <A, I>(
+    operation: string,
+    response: HttpClientResponse.HttpClientResponse,
+    schema: Schema.Schema<A, I>
+  ) =>
+    Effect.flatMap(
+      Effect.catchTag(
+        readBody(response, maxResponseSize, operation),
+        "ResponseError",
+        (error) => Effect.fail(transportError(error))
+      ),
+      (text) => {
+        const decodeError = (reason: string) => {
+          // read only on failure: converting the response headers costs on every request
+          const requestId = requestIdOf(response.headers)
+          return new DecodeError({
+            operation,
+            reason,
+            body: text.slice(0, 1024),
+            ...(requestId === undefined ? {} : { requestId })
+          })
+        }
+        let json: unknown
+        try {
+          json = JSON.parse(text)
+        } catch {
+          return Effect.fail(decodeError("the body is not JSON"))
+        }
+        const decoded = decoderOf(schema)(json)
+        return decoded._tag === "Right"
+          ? Effect.succeed(decoded.right)
+          : Effect.fail(decodeError(new ParseResult.ParseError({ issue: decoded.left }).message))
+      }
+    )
+
+  /** Scrubs the error of a call whose request had `body`. */
+  const scrubbing = (body: unknown) => (error: RequestError) => scrub(error, secretsOf(apiKey, body))
+
+  const json = <A, I>(request: JsonRequest<A, I>): Effect.Effect<A, RequestError> =>
+    Effect.flatMap(config.settings, (settings) => {
+      if (apiKey === undefined) return Effect.fail(missingKey)
+      const httpRequest = buildRequest(request.method, request.path, request.body, settings.headers)
+      const attempt = withAttemptTimeout(
+        httpRequest,
+        settings.timeout,
+        Effect.flatMap(
+          send(request.operation, httpRequest),
+          (response) => decodeBody(request.operation, response, request.response)
+        )
+      )
+      return Effect.mapError(
+        withRetries(request.operation, settings.maxRetries, attempt),
+        scrubbing(request.body)
+      )
+    })
+
+  const openEvents = <A>(
+    request: StreamRequest,
+    parse: (data: string) => A | EventError<RequestError>
+  ): Effect.Effect<Stream.Stream<A, RequestError>, RequestError, Scope.Scope> => {
+    const url = baseUrl + request.path
+    const decodeOptions = { operation: request.operation, maxEventSize }
+    const scrubbed = scrubbing(request.body)
+    return Effect.gen(function*() {
+      if (apiKey === undefined) {
+        return yield* missingKey
+      }
+      const settings = yield* config.settings
+      const httpRequest = buildRequest("POST", request.path, request.body, settings.headers).pipe(
+        HttpClientRequest.setHeader("Accept", "text/event-stream")
+      )
+      const response = yield* withRetries(
+        request.operation,
+        settings.maxRetries,
+        withAttemptTimeout(httpRequest, settings.timeout, send(request.operation, httpRequest))
+      )
+      const onIdle = () =>
+        new TimeoutError({ phase: "stream-idle", timeout: settings.streamIdleTimeout, method: "POST", url })
+      const readerOf = bodyReaderOf(response)
+      let events: Read<A, RequestError>
+      if (readerOf === undefined) {
+        const bytes = withIdleTimeout(
+          Stream.mapError(response.stream, transportError),
+          settings.streamIdleTimeout,
+          onIdle
+        )
+        events = yield* decodeEventsWith("POST", url, parse, decodeOptions)(bytes)
+      } else {
+        const clock = yield* Effect.clock
+        const reader = readerOf<TransportError | TimeoutError>(
+          (cause) =>
+            transportError(
+              new HttpClientError.ResponseError({ request: httpRequest, response, reason: "Decode", cause })
+            ),
+          () => clock.unsafeCurrentTimeMillis()
+        )
+        yield* Effect.addFinalizer(() => Effect.sync(reader.close))
+        yield* watchIdle(reader, settings.streamIdleTimeout, onIdle)
+        const afterDone = reader.finish(afterDoneBytes, Duration.toMillis(afterDoneWindow))
+        events = eventsOf("POST", url, parse, decodeOptions, reader.read, afterDone)
+      }
+      return streamOf(Effect.mapError(events, scrubbed))
+    }).pipe(Effect.mapError(scrubbed))
+  }
+
+  const events = <A>(
+    request: StreamRequest,
+    parse: (data: string) => A | EventError<RequestError>
+  ): Stream.Stream<A, RequestError> => Stream.unwrapScoped(openEvents(request, parse))
+
+  const redact = <E extends StudioError>(error: E, body?: unknown): E => scrub(error, secretsOf(apiKey, body))
+
+  return { httpClient, baseUrl, json, events, openEvents, redact }
+}
