@@ -8,11 +8,11 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as ManagedRuntime from "effect/ManagedRuntime"
 import * as Redacted from "effect/Redacted"
+import { chatRequest, completionBody } from "../../../bench/fixtures.js"
 import * as Chat from "../src/Chat.js"
 import { ChatCompletion, ChatRequest } from "../src/ChatSchema.js"
-import { validateRequest } from "../src/internal/validate.js"
+import { validateRequest } from "../src/internal/schema/validate.js"
 import * as StudioClient from "../src/StudioClient.js"
-import { chatRequest, completionBody } from "./fixtures.js"
 
 const count = Number(process.argv[2] ?? "20000")
 

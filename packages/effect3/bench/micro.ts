@@ -9,11 +9,11 @@ import * as Stream from "effect/Stream"
 import { createParser } from "eventsource-parser"
 import { performance } from "node:perf_hooks"
 import { SseParser } from "studio-effect-core/sse/SseParser"
+import { chatRequest, contentEvents, doneEvent, finalEvent, roleEvent } from "../../../bench/fixtures.js"
 import * as Chat from "../src/Chat.js"
-import { streamOf } from "../src/internal/read.js"
-import { decodeEventsWith } from "../src/internal/sse.js"
+import { streamOf } from "../src/internal/stream/read.js"
+import { decodeEventsWith } from "../src/internal/stream/sse.js"
 import * as StudioClient from "../src/StudioClient.js"
-import { chatRequest, contentEvents, doneEvent, finalEvent, roleEvent } from "./fixtures.js"
 
 const tokens = Number(process.argv[2] ?? "100000")
 const body = Buffer.from(

@@ -19,7 +19,7 @@ import {
   unsetResponseLanguage,
   visibilities
 } from "studio-effect-core/wire/assistant"
-import { optional } from "./internal/optional.js"
+import { optional } from "./internal/schema/optional.js"
 import {
   Budget,
   Requirement,

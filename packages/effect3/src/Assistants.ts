@@ -15,7 +15,7 @@ import {
   DeletedAssistant,
   ModifyAssistantRequest
 } from "./AssistantSchema.js"
-import * as Operation from "./internal/operation.js"
+import * as Operation from "./internal/operation/operation.js"
 import * as Maestro from "./Maestro.js"
 import { MaestroRun } from "./MaestroSchema.js"
 import type { StudioClient } from "./StudioClient.js"

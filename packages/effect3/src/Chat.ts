@@ -16,16 +16,16 @@ import {
   type ToolCall,
   type Usage
 } from "./ChatSchema.js"
-import * as Bridge from "./internal/bridge.js"
-import { parseChunk } from "./internal/chunk.js"
-import * as Operation from "./internal/operation.js"
+import * as Bridge from "./internal/stream/bridge.js"
+import { parseChunk } from "./internal/schema/chunk.js"
+import * as Operation from "./internal/operation/operation.js"
 import {
   type RunToolsOptions,
   type ToolCallError,
   type ToolHandlers,
   toolLoop,
   type ToolLoopResult
-} from "./internal/toolLoop.js"
+} from "./internal/operation/toolLoop.js"
 import type { StudioClient } from "./StudioClient.js"
 import type { RequestError } from "./StudioError.js"
 
@@ -294,7 +294,7 @@ export {
    * @category errors
    */
   ToolCallError
-} from "./internal/toolLoop.js"
+} from "./internal/operation/toolLoop.js"
 
 export type {
   /**
@@ -319,4 +319,4 @@ export type {
    * @category tools
    */
   ToolLoopResult
-} from "./internal/toolLoop.js"
+} from "./internal/operation/toolLoop.js"

@@ -19,8 +19,8 @@ import {
   topPBounds
 } from "studio-effect-core/wire/chat"
 import type { ChatModel } from "studio-effect-core/wire/models"
-import { showValue, withWholeChecks } from "./internal/issues.js"
-import { optional } from "./internal/optional.js"
+import { showValue, withWholeChecks } from "./internal/schema/issues.js"
+import { optional } from "./internal/schema/optional.js"
 
 const isRecord = (value: unknown): value is Readonly<Record<string, unknown>> =>
   typeof value === "object" && value !== null && !Array.isArray(value)

@@ -20,8 +20,8 @@ import {
   runStatuses
 } from "studio-effect-core/wire/maestro"
 import type { RunModel } from "studio-effect-core/wire/models"
-import { showValue, withWholeChecks } from "./internal/issues.js"
-import { optional } from "./internal/optional.js"
+import { showValue, withWholeChecks } from "./internal/schema/issues.js"
+import { optional } from "./internal/schema/optional.js"
 
 // ---------------------------------------------------------------------------------------------------------
 // conversation input

@@ -3,7 +3,7 @@
  * any `HttpClient` the application provides (`FetchHttpClient.layer`, `NodeHttpClient.layerUndici`, or the
  * in-memory reference service); the client adds the base URL, bearer auth, `User-Agent`, the per-attempt
  * timeout, retries, and the mapping of every answer to a typed result or a `RequestError`
- * (`internal/client.ts`).
+ * (`internal/http/client.ts`).
  *
  * @since 0.1.0
  */
@@ -20,10 +20,10 @@ import * as Redacted from "effect/Redacted"
 import type * as Schema from "effect/Schema"
 import type * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
-import { checkBaseUrl } from "./internal/baseUrl.js"
-import { checkSizes } from "./internal/body.js"
-import { isEmpty, makeService, type Settings } from "./internal/client.js"
-import type { EventError } from "./internal/sse.js"
+import { checkBaseUrl } from "./internal/http/baseUrl.js"
+import { checkSizes } from "./internal/http/body.js"
+import { isEmpty, makeService, type Settings } from "./internal/http/client.js"
+import type { EventError } from "./internal/stream/sse.js"
 import type { RequestError, StudioError, ValidationError } from "./StudioError.js"
 
 /**

@@ -2,7 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import type * as Schema from "effect/Schema"
 import * as fc from "fast-check"
 import { acceptAssistantRunRequest, acceptCreateAssistantRequest } from "studio-effect-core/validate/assistantRequests"
-import { typicalRunRequest } from "../bench/fixtures.js"
+import { typicalRunRequest } from "../../../bench/fixtures.js"
 import { AssistantRunRequest, CreateAssistantRequest } from "../src/AssistantSchema.js"
 import {
   validAssistantRunRequest,

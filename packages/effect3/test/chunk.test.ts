@@ -2,8 +2,8 @@ import { describe, expect, it } from "@effect/vitest"
 import { Arbitrary, Either, Schema } from "effect"
 import * as fc from "fast-check"
 import { ChatCompletionChunk } from "../src/ChatSchema.js"
-import { parseChunk } from "../src/internal/chunk.js"
-import { EventError } from "../src/internal/sse.js"
+import { parseChunk } from "../src/internal/schema/chunk.js"
+import { EventError } from "../src/internal/stream/sse.js"
 
 const decodeWithSchema = Schema.decodeUnknownEither(ChatCompletionChunk)
 

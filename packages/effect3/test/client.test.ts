@@ -3,7 +3,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { ConfigProvider, Duration, Effect, Either, Fiber, Layer, Redacted, Stream } from "effect"
 import { readFileSync } from "node:fs"
 import { Chat, type ChatSchema, StudioClient, type StudioError } from "../src/index.js"
-import { version } from "../src/internal/version.js"
+import { version } from "../src/internal/http/version.js"
 import { advanceBy, advanceUntil, waitUntil } from "./support/clock.js"
 import { clientOf, type RecordedRequest, type ScriptedResponse, testServer } from "./support/testServer.js"
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Arbitrary, Either, Schema } from "effect"
 import * as fc from "fast-check"
 import { ChatCompletion } from "../src/ChatSchema.js"
-import { decodeCompletion } from "../src/internal/completion.js"
+import { decodeCompletion } from "../src/internal/schema/completion.js"
 
 const decodeWithSchema = Schema.decodeUnknownEither(ChatCompletion)
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Clock, Duration, Effect, Fiber, Schedule, TestClock } from "effect"
 import * as fc from "fast-check"
-import { parseHttpDate, parseRetryAfter, retrySchedule } from "../src/internal/retry.js"
+import { parseHttpDate, parseRetryAfter, retrySchedule } from "../src/internal/http/retry.js"
 import { ApiError, RateLimit, TransportError, ValidationError } from "../src/StudioError.js"
 
 /**

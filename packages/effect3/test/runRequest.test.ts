@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as fc from "fast-check"
 import { acceptRunRequest } from "studio-effect-core/validate/runRequest"
-import { typicalRunRequest } from "../bench/fixtures.js"
+import { typicalRunRequest } from "../../../bench/fixtures.js"
 import { RunRequest } from "../src/MaestroSchema.js"
 import {
   absoluteUrl,

@@ -11,8 +11,8 @@ import type * as Layer from "effect/Layer"
 import * as ManagedRuntime from "effect/ManagedRuntime"
 import * as Stream from "effect/Stream"
 import { doneMarker, SseParser } from "studio-effect-core/sse/SseParser"
-import { apiKey, chatRequest } from "../fixtures.js"
-import { type BenchClient, chatPath } from "./BenchClient.js"
+import { type BenchClient, chatPath } from "../../../../bench/clients/BenchClient.js"
+import { apiKey, chatRequest } from "../../../../bench/fixtures.js"
 
 const headers = { "authorization": `Bearer ${apiKey}` }
 const plainBody = JSON.stringify(chatRequest)

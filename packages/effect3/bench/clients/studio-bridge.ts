@@ -2,10 +2,10 @@
  * This SDK consumed from outside Effect: `for await` over `Chat.toAsyncIterable(Chat.textDeltas(...))`,
  * with a `ManagedRuntime` of the client over `UndiciHttpClient.layer`.
  */
+import { type BenchClient, pool } from "../../../../bench/clients/BenchClient.js"
+import { chatRequest } from "../../../../bench/fixtures.js"
 import * as Chat from "../../src/Chat.js"
 import { UndiciHttpClient } from "../../src/undici/index.js"
-import { chatRequest } from "../fixtures.js"
-import { type BenchClient, pool } from "./BenchClient.js"
 import { runtimes } from "./studio.js"
 
 const { dispose, runtimeFor } = runtimes(UndiciHttpClient.layer)

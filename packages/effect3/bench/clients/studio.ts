@@ -9,10 +9,13 @@ import * as Layer from "effect/Layer"
 import * as ManagedRuntime from "effect/ManagedRuntime"
 import * as Redacted from "effect/Redacted"
 import * as Stream from "effect/Stream"
+import type { BenchClient } from "../../../../bench/clients/BenchClient.js"
+import { apiKey, chatRequest } from "../../../../bench/fixtures.js"
 import * as Chat from "../../src/Chat.js"
+import { ChatRequest } from "../../src/ChatSchema.js"
+import { validateRequest } from "../../src/internal/schema/validate.js"
+import { RunRequest } from "../../src/MaestroSchema.js"
 import * as StudioClient from "../../src/StudioClient.js"
-import { apiKey, chatRequest } from "../fixtures.js"
-import type { BenchClient } from "./BenchClient.js"
 
 /** One runtime of the client per server origin, over `transport`; `dispose` closes them all. */
 export const runtimes = (transport: Layer.Layer<HttpClient.HttpClient>) => {
@@ -34,6 +37,14 @@ export const runtimes = (transport: Layer.Layer<HttpClient.HttpClient>) => {
       for (const runtime of byOrigin.values()) await runtime.dispose()
     }
   }
+}
+
+/** The check the client runs on a request before sending it, as `Chat.create` and `Maestro.create` do. */
+export const validate = (operation: "chat" | "run", input: unknown): void => {
+  const exit = operation === "chat"
+    ? Effect.runSyncExit(validateRequest("chat", ChatRequest, input))
+    : Effect.runSyncExit(validateRequest("maestro.create", RunRequest, input))
+  if (exit._tag !== "Success") throw new Error(`the typical ${operation} request is invalid`)
 }
 
 export const makeClient = (transport: Layer.Layer<HttpClient.HttpClient>): BenchClient => {
@@ -61,6 +72,7 @@ export const makeClient = (transport: Layer.Layer<HttpClient.HttpClient>): Bench
           { concurrency, discard: true }
         )
       ),
+    validate,
     close: dispose
   }
 }

@@ -18,6 +18,7 @@ import * as StudioClient from "../StudioClient.js"
 import { make as makeApp, type ReferenceOptions } from "./app.js"
 import type { ConnectionDropped } from "./faults.js"
 import { fromApp } from "./inMemory.js"
+import type { Listening, ListenOptions } from "./listening.js"
 
 export {
   /**
@@ -37,6 +38,19 @@ export {
  *
  * @since 0.1.0
  */
+export type {
+  /**
+   * @since 0.1.0
+   * @category models
+   */
+  Listening,
+  /**
+   * @since 0.1.0
+   * @category models
+   */
+  ListenOptions
+} from "./listening.js"
+
 export * as Model from "./model.js"
 
 /**
@@ -106,32 +120,6 @@ export const layerClient = (
  */
 export const serve = (options: ReferenceOptions = {}): Layer.Layer<never, never, HttpServer.HttpServer> =>
   Layer.unwrapEffect(Effect.map(makeApp(options), (httpApp) => HttpServer.serve(httpApp)))
-
-/**
- * Where `listen` serves.
- *
- * @since 0.1.0
- * @category models
- */
-export interface ListenOptions extends ReferenceOptions {
-  /** The port; 0 (the default) picks a free one. */
-  readonly port?: number | undefined
-  /** The interface; `127.0.0.1` by default. */
-  readonly host?: string | undefined
-}
-
-/**
- * A running server.
- *
- * @since 0.1.0
- * @category models
- */
-export interface Listening {
-  /** `http://host:port`: the base URL for `StudioClient.layer`. */
-  readonly url: string
-  readonly host: string
-  readonly port: number
-}
 
 /**
  * Serves the reference service over HTTP on Node.js until the scope closes. It loads

@@ -12,7 +12,7 @@ import type * as Scope from "effect/Scope"
 import * as http from "node:http"
 import { make } from "./app.js"
 import { ConnectionControl, type ConnectionDropped } from "./faults.js"
-import type { Listening, ListenOptions } from "./index.js"
+import type { Listening, ListenOptions } from "./listening.js"
 
 /** Destroys the socket of `response` once what was written to it has left, so a client sees it. */
 const destroyAfterFlush = (response: http.ServerResponse): Effect.Effect<void> =>

@@ -7,7 +7,7 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
-import { locatedIssues } from "../internal/issues.js"
+import { locatedIssues } from "../internal/schema/issues.js"
 
 /** One entry of a FastAPI 422 body. */
 export interface FastApiIssue {

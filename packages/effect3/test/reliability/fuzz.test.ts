@@ -17,8 +17,8 @@ import fc from "fast-check"
 import { SseParser } from "studio-effect-core/sse/SseParser"
 import { splitAt } from "../../../core/test/support/bytes.js"
 import { Assistants, Chat, Maestro, StudioClient } from "../../src/index.js"
-import { streamOf } from "../../src/internal/read.js"
-import { decodeEventsWith } from "../../src/internal/sse.js"
+import { streamOf } from "../../src/internal/stream/read.js"
+import { decodeEventsWith } from "../../src/internal/stream/sse.js"
 import { StudioError } from "../../src/StudioError.js"
 
 const studioTags = new Set<string>(StudioError.members.map((member) => member._tag))

@@ -4,7 +4,7 @@
 import { expect } from "@effect/vitest"
 import * as Either from "effect/Either"
 import * as Schema from "effect/Schema"
-import { fromParseError, type Issue } from "../../src/internal/issues.js"
+import { fromParseError, type Issue } from "../../src/internal/schema/issues.js"
 
 /** The options the client validates requests with. */
 export const parseOptions = { errors: "all", onExcessProperty: "preserve" } as const

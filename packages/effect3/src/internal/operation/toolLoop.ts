@@ -4,10 +4,10 @@
  */
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
-import type { ChatCompletion, ChatRequest, ToolCall } from "../ChatSchema.js"
-import type { StudioClient } from "../StudioClient.js"
-import { type RequestError, ValidationError, ValidationIssue } from "../StudioError.js"
-import { showValue } from "./issues.js"
+import type { ChatCompletion, ChatRequest, ToolCall } from "../../ChatSchema.js"
+import type { StudioClient } from "../../StudioClient.js"
+import { type RequestError, ValidationError, ValidationIssue } from "../../StudioError.js"
+import { showValue } from "../schema/issues.js"
 import { spanOptions } from "./telemetry.js"
 
 /** A message of a chat request, as it is sent. */

@@ -9,8 +9,8 @@ import {
   type RequestError,
   ValidationError,
   ValidationIssue
-} from "../StudioError.js"
-import { formatPath } from "./issues.js"
+} from "../../StudioError.js"
+import { formatPath } from "../schema/issues.js"
 import { isRedirect, redirectDetail } from "./redirect.js"
 import { parseRetryAfter } from "./retry.js"
 

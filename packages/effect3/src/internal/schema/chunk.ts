@@ -5,9 +5,9 @@
  * property test holds the two to the same results.
  */
 import * as Schema from "effect/Schema"
-import { ChatCompletionChunk, type ChatCompletionChunk as Chunk } from "../ChatSchema.js"
-import { DecodeError } from "../StudioError.js"
-import { EventError } from "./sse.js"
+import { ChatCompletionChunk, type ChatCompletionChunk as Chunk } from "../../ChatSchema.js"
+import { DecodeError } from "../../StudioError.js"
+import { EventError } from "../stream/sse.js"
 
 const decodeChunk = Schema.decodeUnknownEither(ChatCompletionChunk)
 

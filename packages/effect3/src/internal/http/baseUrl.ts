@@ -5,7 +5,7 @@
  * its `/studio/v1` dropped; one ending in `/v1` alone is refused with what to use instead.
  */
 import * as Effect from "effect/Effect"
-import { ValidationError, ValidationIssue } from "../StudioError.js"
+import { ValidationError, ValidationIssue } from "../../StudioError.js"
 
 const isLoopback = (hostname: string): boolean =>
   hostname === "localhost" || hostname === "[::1]" || hostname === "::1" || /^127(?:\.\d{1,3}){3}$/.test(hostname)

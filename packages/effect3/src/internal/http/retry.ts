@@ -5,7 +5,7 @@
 import * as Duration from "effect/Duration"
 import * as Option from "effect/Option"
 import * as Schedule from "effect/Schedule"
-import { isRetryable, type StudioError } from "../StudioError.js"
+import { isRetryable, type StudioError } from "../../StudioError.js"
 
 /** First backoff delay; each retry doubles it. */
 export const initialBackoff = Duration.millis(500)

@@ -9,8 +9,8 @@ import * as Effect from "effect/Effect"
 import type * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import { afterDoneBytes, defaultMaxEventSize, doneMarker, SseParser } from "studio-effect-core/sse/SseParser"
-import { DecodeError, TransportError } from "../StudioError.js"
-import { formatSize } from "./body.js"
+import { DecodeError, TransportError } from "../../StudioError.js"
+import { formatSize } from "../http/body.js"
 import { end, type Read } from "./read.js"
 
 /** ... and for at most this long; then the body is released, whatever the server does. */

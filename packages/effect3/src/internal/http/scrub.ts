@@ -8,7 +8,7 @@ import * as Headers from "@effect/platform/Headers"
 import * as HttpClient from "@effect/platform/HttpClient"
 import * as Effect from "effect/Effect"
 import * as Redacted from "effect/Redacted"
-import type { StudioError } from "../StudioError.js"
+import type { StudioError } from "../../StudioError.js"
 
 /** What a secret is replaced with, as `Redacted` prints itself. */
 const redactedText = "<redacted>"

@@ -7,7 +7,7 @@ import type * as HttpClientError from "@effect/platform/HttpClientError"
 import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
 import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
-import { DecodeError, ValidationError, ValidationIssue } from "../StudioError.js"
+import { DecodeError, ValidationError, ValidationIssue } from "../../StudioError.js"
 
 /** The largest non-streamed answer when no `maxResponseSize` is given: 32 MiB. */
 export const defaultMaxResponseSize = 32 * 1024 * 1024

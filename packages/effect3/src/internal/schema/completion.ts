@@ -7,7 +7,7 @@
 import * as Either from "effect/Either"
 import type * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
-import { ChatCompletion } from "../ChatSchema.js"
+import { ChatCompletion } from "../../ChatSchema.js"
 
 const decodeWithSchema = Schema.decodeUnknownEither(ChatCompletion)
 

@@ -21,8 +21,8 @@ import type * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import * as Tracer from "effect/Tracer"
 import { afterDoneBytes, defaultMaxEventSize } from "studio-effect-core/sse/SseParser"
-import { ChatCompletion } from "../ChatSchema.js"
-import type { JsonRequest, Service, StreamRequest, StudioClientOptions } from "../StudioClient.js"
+import { ChatCompletion } from "../../ChatSchema.js"
+import type { JsonRequest, Service, StreamRequest, StudioClientOptions } from "../../StudioClient.js"
 import {
   AuthError,
   DecodeError,
@@ -30,19 +30,19 @@ import {
   type StudioError,
   TimeoutError,
   type TransportError
-} from "../StudioError.js"
+} from "../../StudioError.js"
 import { defaultMaxResponseSize, readBody, readErrorBody } from "./body.js"
-import { bodyReaderOf } from "./bodyReader.js"
-import { decodeCompletion } from "./completion.js"
-import { watchIdle, withIdleTimeout } from "./idleTimeout.js"
-import { liveClock } from "./liveClock.js"
-import { type Read, streamOf } from "./read.js"
+import { bodyReaderOf } from "../stream/bodyReader.js"
+import { decodeCompletion } from "../schema/completion.js"
+import { watchIdle, withIdleTimeout } from "../stream/idleTimeout.js"
+import { liveClock } from "../stream/liveClock.js"
+import { type Read, streamOf } from "../stream/read.js"
 import { withoutRedirects } from "./redirect.js"
 import { isAbortable, RequestAbort, type RequestAbortSlot } from "./requestAbort.js"
 import { fromResponse, requestIdOf } from "./responseError.js"
 import { retrySchedule } from "./retry.js"
 import { scrub, secretsOf, withRedactedHeaders } from "./scrub.js"
-import { afterDoneWindow, decodeEventsWith, type EventError, eventsOf } from "./sse.js"
+import { afterDoneWindow, decodeEventsWith, type EventError, eventsOf } from "../stream/sse.js"
 import { transportError } from "./transportError.js"
 import { version } from "./version.js"
 

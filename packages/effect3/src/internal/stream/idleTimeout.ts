@@ -10,7 +10,7 @@ import * as Queue from "effect/Queue"
 import type * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import * as Take from "effect/Take"
-import type { TimeoutError } from "../StudioError.js"
+import type { TimeoutError } from "../../StudioError.js"
 import type { BodyReader } from "./bodyReader.js"
 import { liveClock } from "./liveClock.js"
 

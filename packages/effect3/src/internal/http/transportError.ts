@@ -4,7 +4,7 @@
  * failed. Never the request's headers.
  */
 import type * as HttpClientError from "@effect/platform/HttpClientError"
-import { TransportError } from "../StudioError.js"
+import { TransportError } from "../../StudioError.js"
 
 /** The innermost cause's code and message (`ECONNREFUSED`, "other side closed"). */
 const rootCause = (cause: unknown): string | undefined => {
