@@ -1,11 +1,21 @@
 /**
- * Runs one scenario of one client in this process, after a warm-up, and prints one JSON line with the
- * measurements of each repetition: `node --expose-gc --import tsx bench/child.ts <client> <jobs as JSON>`.
- * A client that misses or garbles a token fails the run.
+ * Runs the scenarios of one client in this process, each after a warm-up, and prints one JSON line with the
+ * measurements of each repetition and the Node.js version:
+ * `node --expose-gc --conditions=@studio-effect/source --import tsx bench/child.ts <client module> <jobs as JSON>`,
+ * the module being a file that exports `client` (a `BenchClient`). A client that misses a token fails the run.
  */
 import { performance } from "node:perf_hooks"
+import { pathToFileURL } from "node:url"
 import type { BenchClient, Target } from "./clients/BenchClient.js"
-import { addToken, completionContent, emptyTally, expectedStreamTally, type Tally } from "./fixtures.js"
+import {
+  addToken,
+  completionContent,
+  emptyTally,
+  expectedStreamTally,
+  type Tally,
+  typicalChatRequest,
+  typicalRunRequest
+} from "./fixtures.js"
 
 export interface Params {
   readonly origin: string
@@ -143,23 +153,17 @@ const streams = async (
   }
 }
 
-const validation = async (params: Params): Promise<Sample> => {
-  const { ChatRequest } = await import("../src/ChatSchema.js")
-  const { RunRequest } = await import("../src/MaestroSchema.js")
-  const { validateRequest } = await import("../src/internal/validate.js")
-  const Effect = await import("effect/Effect")
-  const { typicalChatRequest, typicalRunRequest } = await import("./fixtures.js")
-  const time = (operation: string, schema: any, input: unknown) => {
+const validation = async (client: BenchClient, params: Params): Promise<Sample> => {
+  const validate = client.validate
+  if (validate === undefined) throw new Error("the validation scenario needs an SDK client (one with `validate`)")
+  const time = (operation: "chat" | "run", input: unknown) => {
     const start = performance.now()
-    for (let i = 0; i < params.iterations; i++) {
-      const exit = Effect.runSyncExit(validateRequest(operation, schema, input))
-      if (exit._tag !== "Success") throw new Error(`the typical ${operation} request is invalid`)
-    }
+    for (let i = 0; i < params.iterations; i++) validate(operation, input)
     return ((performance.now() - start) * 1000) / params.iterations
   }
   return {
-    chatValidationUs: time("chat", ChatRequest, typicalChatRequest),
-    runValidationUs: time("maestro.create", RunRequest, typicalRunRequest)
+    chatValidationUs: time("chat", typicalChatRequest),
+    runValidationUs: time("run", typicalRunRequest)
   }
 }
 
@@ -185,8 +189,8 @@ const scenarios: Record<string, { warmUp: Scenario; measure: Scenario }> = {
     measure: (client, params) => streams(client, params, params.count, params.tokens, params.count === 1)
   },
   validation: {
-    warmUp: (_, params) => validation({ ...params, iterations: Math.max(5000, params.iterations) }),
-    measure: (_, params) => validation(params)
+    warmUp: (client, params) => validation(client, { ...params, iterations: Math.max(5000, params.iterations) }),
+    measure: validation
   }
 }
 
@@ -197,9 +201,9 @@ export interface Job {
 }
 
 const main = async () => {
-  const [clientName, json] = process.argv.slice(2)
+  const [clientModule, json] = process.argv.slice(2)
   const jobs = JSON.parse(json!) as ReadonlyArray<Job>
-  const { client } = (await import(`./clients/${clientName}.ts`)) as { client: BenchClient }
+  const { client } = (await import(pathToFileURL(clientModule!).href)) as { client: BenchClient }
   const results: Array<Array<Sample>> = []
   for (const job of jobs) {
     const scenario = scenarios[job.scenario]
@@ -213,7 +217,7 @@ const main = async () => {
     results.push(samples)
   }
   await client.close?.()
-  process.stdout.write(JSON.stringify({ results }) + "\n")
+  process.stdout.write(JSON.stringify({ node: process.versions.node, results }) + "\n")
 }
 
 main().then(

@@ -87,9 +87,9 @@ export const chatRequest = {
 }
 
 /**
- * Proof that a client received every token intact and in order: the count, the total length, and a hash
- * over the length and the last character of each token (a character cut at a read boundary and decoded
- * as U+FFFD changes both).
+ * Proof that a client received every token intact: the count, the total length, and a sum of a hash of
+ * each token's length and last character (a character cut at a read boundary and decoded as U+FFFD changes
+ * both). The sum does not depend on the order: the tokens of concurrent streams may interleave.
  */
 export interface Tally {
   count: number
@@ -104,7 +104,7 @@ export const emptyTally = (): Tally => ({ count: 0, length: 0, hash: 0 })
 export const addToken = (tally: Tally, text: string): void => {
   tally.count++
   tally.length += text.length
-  tally.hash = (Math.imul(tally.hash, 31) + text.length * 65599 + text.charCodeAt(text.length - 1)) | 0
+  tally.hash = (tally.hash + Math.imul(text.length * 65599 + text.charCodeAt(text.length - 1), 0x9e3779b1)) | 0
 }
 
 /** The tally of `streams` streams of `count` tokens each. */

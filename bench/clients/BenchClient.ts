@@ -24,6 +24,11 @@ export interface BenchClient {
     concurrency: number,
     onToken: (text: string) => void
   ) => Promise<void>
+  /**
+   * Validates a typical request as the SDK does before it sends one, and throws if it is invalid. Only the
+   * SDK clients have it: the validation scenario runs on them.
+   */
+  readonly validate?: (operation: "chat" | "run", input: unknown) => void
   readonly close?: () => Promise<void>
 }
 

@@ -16,8 +16,6 @@ import {
   type ToolCall,
   type Usage
 } from "./ChatSchema.js"
-import * as Bridge from "./internal/stream/bridge.js"
-import { parseChunk } from "./internal/schema/chunk.js"
 import * as Operation from "./internal/operation/operation.js"
 import {
   type RunToolsOptions,
@@ -26,6 +24,8 @@ import {
   toolLoop,
   type ToolLoopResult
 } from "./internal/operation/toolLoop.js"
+import { parseChunk } from "./internal/schema/chunk.js"
+import * as Bridge from "./internal/stream/bridge.js"
 import type { StudioClient } from "./StudioClient.js"
 import type { RequestError } from "./StudioError.js"
 

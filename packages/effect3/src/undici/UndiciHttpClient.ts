@@ -26,9 +26,14 @@ import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
 import { Readable } from "node:stream"
 import * as Undici from "undici"
-import { type BodyReader, BodyReaderTypeId, type HasBodyReader, ReadableBodyReader } from "../internal/stream/bodyReader.js"
-import { streamOf } from "../internal/stream/read.js"
 import { AbortableTypeId, RequestAbort } from "../internal/http/requestAbort.js"
+import {
+  type BodyReader,
+  BodyReaderTypeId,
+  type HasBodyReader,
+  ReadableBodyReader
+} from "../internal/stream/bodyReader.js"
+import { streamOf } from "../internal/stream/read.js"
 
 /**
  * The client over `dispatcher` (an `undici` `Agent`, `Pool` or `Client`).

@@ -31,18 +31,18 @@ import {
   TimeoutError,
   type TransportError
 } from "../../StudioError.js"
-import { defaultMaxResponseSize, readBody, readErrorBody } from "./body.js"
-import { bodyReaderOf } from "../stream/bodyReader.js"
 import { decodeCompletion } from "../schema/completion.js"
+import { bodyReaderOf } from "../stream/bodyReader.js"
 import { watchIdle, withIdleTimeout } from "../stream/idleTimeout.js"
 import { liveClock } from "../stream/liveClock.js"
 import { type Read, streamOf } from "../stream/read.js"
+import { afterDoneWindow, decodeEventsWith, type EventError, eventsOf } from "../stream/sse.js"
+import { defaultMaxResponseSize, readBody, readErrorBody } from "./body.js"
 import { withoutRedirects } from "./redirect.js"
 import { isAbortable, RequestAbort, type RequestAbortSlot } from "./requestAbort.js"
 import { fromResponse, requestIdOf } from "./responseError.js"
 import { retrySchedule } from "./retry.js"
 import { scrub, secretsOf, withRedactedHeaders } from "./scrub.js"
-import { afterDoneWindow, decodeEventsWith, type EventError, eventsOf } from "../stream/sse.js"
 import { transportError } from "./transportError.js"
 import { version } from "./version.js"
 

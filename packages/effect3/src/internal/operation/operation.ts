@@ -9,9 +9,9 @@ import type * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 import { StudioClient } from "../../StudioClient.js"
 import type { RequestError, ValidationError } from "../../StudioError.js"
+import { pathSegment, validateRequest } from "../schema/validate.js"
 import type { EventError } from "../stream/sse.js"
 import { spanOptions } from "./telemetry.js"
-import { pathSegment, validateRequest } from "../schema/validate.js"
 
 /** Attributes of a span. */
 export type Attributes = Readonly<Record<string, unknown>>

@@ -1,0 +1,46 @@
+/**
+ * Start-up costs, each measured in a fresh process with no loader, as an application loads the built
+ * packages: the time of `await import(<entry>)` inside the process, and the whole run of a command (from
+ * spawn to exit) such as `studio-effect --version`.
+ */
+import { spawn } from "node:child_process"
+import { performance } from "node:perf_hooks"
+
+/** The output, exit code and wall time of one process. */
+const run = (
+  node: string,
+  args: ReadonlyArray<string>,
+  cwd: string
+): Promise<{ readonly code: number | null; readonly out: string; readonly err: string; readonly ms: number }> =>
+  new Promise((resolve, reject) => {
+    const start = performance.now()
+    const child = spawn(node, args, { cwd, stdio: ["ignore", "pipe", "pipe"] })
+    let out = ""
+    let err = ""
+    child.stdout.on("data", (data: Buffer) => (out += data.toString()))
+    child.stderr.on("data", (data: Buffer) => (err += data.toString()))
+    child.on("error", reject)
+    child.on("close", (code) => resolve({ code, out, err, ms: performance.now() - start }))
+  })
+
+/** The first line of a failed process's error output, for the report. */
+const firstLine = (text: string): string => text.trim().split("\n").find((line) => line.trim() !== "") ?? "no output"
+
+/** Milliseconds of `await import(specifier)` in a fresh process of `node`, resolved from `cwd`. */
+export const importTime = async (node: string, specifier: string, cwd: string): Promise<number> => {
+  const source = [
+    "const start = performance.now()",
+    `await import(${JSON.stringify(specifier)})`,
+    "process.stdout.write(JSON.stringify({ ms: performance.now() - start }) + \"\\n\")"
+  ].join("\n")
+  const { code, err, out } = await run(node, ["--input-type=module", "--eval", source], cwd)
+  if (code !== 0) throw new Error(`import "${specifier}" failed: ${firstLine(err)}`)
+  return JSON.parse(out.trim()).ms
+}
+
+/** Milliseconds from spawning `node <args>` to its exit; the command must succeed and print something. */
+export const commandTime = async (node: string, args: ReadonlyArray<string>, cwd: string): Promise<number> => {
+  const { code, err, ms, out } = await run(node, args, cwd)
+  if (code !== 0 || out.trim() === "") throw new Error(`\`${args.join(" ")}\` failed: ${firstLine(err)}`)
+  return ms
+}
