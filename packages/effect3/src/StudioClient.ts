@@ -17,14 +17,18 @@ import { dual } from "effect/Function"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
-import type * as Schema from "effect/Schema"
-import type * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import { checkBaseUrl } from "./internal/http/baseUrl.js"
 import { checkSizes } from "./internal/http/body.js"
-import { isEmpty, makeService, type Settings } from "./internal/http/client.js"
-import type { EventError } from "./internal/stream/sse.js"
-import type { RequestError, StudioError, ValidationError } from "./StudioError.js"
+import {
+  isEmpty,
+  makeService,
+  type RequestOptions,
+  type Service,
+  type Settings,
+  type StudioClientOptions
+} from "./internal/http/client.js"
+import type { ValidationError } from "./StudioError.js"
 
 /**
  * The service's address when none is given.
@@ -59,113 +63,43 @@ export const defaultTimeout: Duration.Duration = Duration.minutes(2)
  */
 export const defaultStreamIdleTimeout: Duration.Duration = Duration.minutes(1)
 
-/**
- * The settings that can change for one call (see `withRequestOptions`).
- *
- * @since 0.1.0
- * @category models
- */
-export interface RequestOptions {
-  readonly maxRetries?: number | undefined
-  readonly timeout?: Duration.DurationInput | undefined
-  readonly streamIdleTimeout?: Duration.DurationInput | undefined
-  readonly headers?: Readonly<Record<string, string>> | undefined
-}
-
-/**
- * Options of the client.
- *
- * @since 0.1.0
- * @category models
- */
-export interface StudioClientOptions extends RequestOptions {
-  /** The API key. Without one, every request fails with `AuthError` before anything is sent. */
-  readonly apiKey?: Redacted.Redacted | undefined
-  /** Scheme, host and optional prefix; the operations' paths (`/studio/v1/...`) are appended. */
-  readonly baseUrl?: string | undefined
-  /** Allow `http://` to a host other than loopback, which would send the key in clear text. */
-  readonly allowInsecureHttp?: boolean | undefined
+export type {
   /**
-   * The largest event a stream may carry, in characters of its decoded text (for ASCII, bytes): 8 MiB when
-   * not given. A larger one fails the stream with `DecodeError` and the connection is released at once.
+   * One request with a JSON answer.
+   *
+   * @since 0.1.0
+   * @category models
    */
-  readonly maxEventSize?: number | undefined
+  JsonRequest,
   /**
-   * The largest non-streamed answer, in bytes: 32 MiB when not given. A larger one fails with `DecodeError`
-   * (not retried) as soon as it is known, without reading on. Error bodies are read only in part (8 KiB).
+   * The settings that can change for one call (see `withRequestOptions`).
+   *
+   * @since 0.1.0
+   * @category models
    */
-  readonly maxResponseSize?: number | undefined
-  /** Middleware for the transport, applied after the base URL, auth and headers. */
-  readonly transformClient?: ((client: HttpClient.HttpClient) => HttpClient.HttpClient) | undefined
-}
-
-/**
- * One request with a JSON answer.
- *
- * @since 0.1.0
- * @category models
- */
-export interface JsonRequest<A, I> {
-  /** The operation's name, used in errors and spans: `chat.create`, `maestro.create`, ... */
-  readonly operation: string
-  readonly method: "GET" | "POST" | "PATCH" | "DELETE"
-  /** The path after the base URL, already URL-encoded. */
-  readonly path: string
-  readonly body?: unknown
-  readonly response: Schema.Schema<A, I>
-}
-
-/**
- * One request whose answer is a byte stream (server-sent events).
- *
- * @since 0.1.0
- * @category models
- */
-export interface StreamRequest {
-  readonly operation: string
-  readonly path: string
-  readonly body: unknown
-}
-
-/**
- * The client's interface.
- *
- * @since 0.1.0
- * @category models
- */
-export interface Service {
-  /** The transport with base URL, auth, `User-Agent` and headers applied; no retries, no status mapping. */
-  readonly httpClient: HttpClient.HttpClient
-  readonly baseUrl: string
-  /** Sends a request (retrying what may succeed on a retry) and decodes its JSON answer. */
-  readonly json: <A, I>(request: JsonRequest<A, I>) => Effect.Effect<A, RequestError>
+  RequestOptions,
   /**
-   * Sends a request and streams the `data` of each server-sent event of its body, each turned by `parse`
-   * into an output (or the `EventError` that ends the stream), until `[DONE]`. Connecting is retried; once
-   * the body has started, a failure ends the stream with an error, and a pause longer than the idle timeout
-   * fails it with `TimeoutError`. Events are bounded by `maxEventSize`; the body is released right after
-   * `[DONE]`.
+   * The client's interface.
+   *
+   * @since 0.1.0
+   * @category models
    */
-  readonly events: <A>(
-    request: StreamRequest,
-    parse: (data: string) => A | EventError<RequestError>
-  ) => Stream.Stream<A, RequestError>
+  Service,
   /**
-   * `events` connected in the scope: connects (retrying as `events` does), then gives the stream of the
-   * answer's events, which reads the body while the scope is open. The operations run a whole stream in
-   * one scope this way.
+   * One request whose answer is a byte stream (server-sent events).
+   *
+   * @since 0.1.0
+   * @category models
    */
-  readonly openEvents: <A>(
-    request: StreamRequest,
-    parse: (data: string) => A | EventError<RequestError>
-  ) => Effect.Effect<Stream.Stream<A, RequestError>, RequestError, Scope.Scope>
+  StreamRequest,
   /**
-   * The error with the API key, and every tool credential value in `body` (a request's body), replaced in
-   * everything it carries. `json` and `events` already do this; it is for errors made from what a call
-   * returned (a failed run's message may quote a tool's header).
+   * Options of the client.
+   *
+   * @since 0.1.0
+   * @category models
    */
-  readonly redact: <E extends StudioError>(error: E, body?: unknown) => E
-}
+  StudioClientOptions
+} from "./internal/http/client.js"
 
 /**
  * The Studio client service.

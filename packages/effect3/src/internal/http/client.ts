@@ -22,7 +22,6 @@ import * as Stream from "effect/Stream"
 import * as Tracer from "effect/Tracer"
 import { afterDoneBytes, defaultMaxEventSize } from "studio-effect-core/sse/SseParser"
 import { ChatCompletion } from "../../ChatSchema.js"
-import type { JsonRequest, Service, StreamRequest, StudioClientOptions } from "../../StudioClient.js"
 import {
   AuthError,
   DecodeError,
@@ -45,6 +44,99 @@ import { retrySchedule } from "./retry.js"
 import { scrub, secretsOf, withRedactedHeaders } from "./scrub.js"
 import { transportError } from "./transportError.js"
 import { version } from "./version.js"
+
+/**
+ * The settings that can change for one call (see `withRequestOptions`).
+ */
+export interface RequestOptions {
+  readonly maxRetries?: number | undefined
+  readonly timeout?: Duration.DurationInput | undefined
+  readonly streamIdleTimeout?: Duration.DurationInput | undefined
+  readonly headers?: Readonly<Record<string, string>> | undefined
+}
+
+/**
+ * Options of the client.
+ */
+export interface StudioClientOptions extends RequestOptions {
+  /** The API key. Without one, every request fails with `AuthError` before anything is sent. */
+  readonly apiKey?: Redacted.Redacted | undefined
+  /** Scheme, host and optional prefix; the operations' paths (`/studio/v1/...`) are appended. */
+  readonly baseUrl?: string | undefined
+  /** Allow `http://` to a host other than loopback, which would send the key in clear text. */
+  readonly allowInsecureHttp?: boolean | undefined
+  /**
+   * The largest event a stream may carry, in characters of its decoded text (for ASCII, bytes): 8 MiB when
+   * not given. A larger one fails the stream with `DecodeError` and the connection is released at once.
+   */
+  readonly maxEventSize?: number | undefined
+  /**
+   * The largest non-streamed answer, in bytes: 32 MiB when not given. A larger one fails with `DecodeError`
+   * (not retried) as soon as it is known, without reading on. Error bodies are read only in part (8 KiB).
+   */
+  readonly maxResponseSize?: number | undefined
+  /** Middleware for the transport, applied after the base URL, auth and headers. */
+  readonly transformClient?: ((client: HttpClient.HttpClient) => HttpClient.HttpClient) | undefined
+}
+
+/**
+ * One request with a JSON answer.
+ */
+export interface JsonRequest<A, I> {
+  /** The operation's name, used in errors and spans: `chat.create`, `maestro.create`, ... */
+  readonly operation: string
+  readonly method: "GET" | "POST" | "PATCH" | "DELETE"
+  /** The path after the base URL, already URL-encoded. */
+  readonly path: string
+  readonly body?: unknown
+  readonly response: Schema.Schema<A, I>
+}
+
+/**
+ * One request whose answer is a byte stream (server-sent events).
+ */
+export interface StreamRequest {
+  readonly operation: string
+  readonly path: string
+  readonly body: unknown
+}
+
+/**
+ * The client's interface.
+ */
+export interface Service {
+  /** The transport with base URL, auth, `User-Agent` and headers applied; no retries, no status mapping. */
+  readonly httpClient: HttpClient.HttpClient
+  readonly baseUrl: string
+  /** Sends a request (retrying what may succeed on a retry) and decodes its JSON answer. */
+  readonly json: <A, I>(request: JsonRequest<A, I>) => Effect.Effect<A, RequestError>
+  /**
+   * Sends a request and streams the `data` of each server-sent event of its body, each turned by `parse`
+   * into an output (or the `EventError` that ends the stream), until `[DONE]`. Connecting is retried; once
+   * the body has started, a failure ends the stream with an error, and a pause longer than the idle timeout
+   * fails it with `TimeoutError`. Events are bounded by `maxEventSize`; the body is released right after
+   * `[DONE]`.
+   */
+  readonly events: <A>(
+    request: StreamRequest,
+    parse: (data: string) => A | EventError<RequestError>
+  ) => Stream.Stream<A, RequestError>
+  /**
+   * `events` connected in the scope: connects (retrying as `events` does), then gives the stream of the
+   * answer's events, which reads the body while the scope is open. The operations run a whole stream in
+   * one scope this way.
+   */
+  readonly openEvents: <A>(
+    request: StreamRequest,
+    parse: (data: string) => A | EventError<RequestError>
+  ) => Effect.Effect<Stream.Stream<A, RequestError>, RequestError, Scope.Scope>
+  /**
+   * The error with the API key, and every tool credential value in `body` (a request's body), replaced in
+   * everything it carries. `json` and `events` already do this; it is for errors made from what a call
+   * returned (a failed run's message may quote a tool's header).
+   */
+  readonly redact: <E extends StudioError>(error: E, body?: unknown) => E
+}
 
 /** The settings of one call, resolved from the layer's options and the region's `RequestOptions`. */
 export interface Settings {
