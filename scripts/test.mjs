@@ -18,7 +18,8 @@ const reports = join(root, ".reports")
 /** The oldest Node.js each package supports (what `npm test` needs), and the majors of the matrix. */
 const packages = {
   core: { dir: "packages/core", minimum: "20.18.1", matrix: [] },
-  effect3: { dir: "packages/effect3", minimum: "20.18.1", matrix: [20, 24] }
+  effect3: { dir: "packages/effect3", minimum: "20.18.1", matrix: [20, 24] },
+  effect4: { dir: "packages/effect4", minimum: "22.19.0", matrix: [22, 24] }
 }
 
 const args = process.argv.slice(2)

@@ -1,0 +1,214 @@
+/**
+ * Stored assistants: `run` one by id (Beta) and `runAndPoll` the run it starts, and manage them with
+ * `create`, `retrieve`, `list`, `update` and `delete` (which the real service has, although the interface
+ * does not show them).
+ *
+ * @since 0.1.0
+ */
+import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
+import {
+  Assistant,
+  AssistantList,
+  AssistantRunRequest,
+  CreateAssistantRequest,
+  DeletedAssistant,
+  ModifyAssistantRequest
+} from "./AssistantSchema.js"
+import * as Operation from "./internal/operation/operation.js"
+import * as Maestro from "./Maestro.js"
+import { MaestroRun } from "./MaestroSchema.js"
+import type { StudioClient } from "./StudioClient.js"
+import type { RequestError, StudioError } from "./StudioError.js"
+
+const assistantsPath = "/studio/v1/assistants"
+
+/**
+ * How to run an assistant.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface RunOptions {
+  /**
+   * Which path to post to: `"run"` (default) posts to `/studio/v1/assistants/{id}/run`, the operation's
+   * titled path; `"sample"` posts to `/studio/v1/assistants/{id}`, the form the interface's samples use.
+   */
+  readonly path?: "run" | "sample" | undefined
+}
+
+/**
+ * How to run an assistant and poll the run it starts.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface RunAndPollOptions extends RunOptions, Maestro.PollOptions {}
+
+/**
+ * Options of `list`.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface ListOptions {
+  /** Only the assistants of these workspaces. */
+  readonly workspaceIds?: ReadonlyArray<string> | undefined
+}
+
+/** The options of `list`, checked like a request body. */
+const ListOptionsSchema = Schema.Struct({
+  workspaceIds: Schema.optional(Schema.Array(Schema.String))
+})
+
+const assistantPath = (segment: string) => `${assistantsPath}/${segment}`
+
+const runOperation = Operation.json({
+  name: "assistants.run",
+  method: "POST",
+  check: (operation, input: { readonly id: string; readonly request: unknown; readonly options: RunOptions }) =>
+    Effect.map(
+      Operation.checkIdAndRequest("assistantId", AssistantRunRequest)(operation, input),
+      (valid) => ({ ...valid, form: input.options.path ?? "run" })
+    ),
+  path: ({ form, segment }) => form === "sample" ? assistantPath(segment) : `${assistantPath(segment)}/run`,
+  body: ({ request }) => request,
+  response: MaestroRun,
+  attributes: ({ form, id }) => ({ "studio.assistant.id": id, "studio.assistant.path": form }),
+  responseAttributes: (started) => ({ "studio.run.id": started.id, "studio.run.status": started.status })
+})
+
+const createOperation = Operation.json({
+  name: "assistants.create",
+  method: "POST",
+  check: Operation.checkRequest(CreateAssistantRequest),
+  path: () => assistantsPath,
+  body: (valid) => valid,
+  response: Assistant,
+  attributes: () => ({}),
+  responseAttributes: (assistant) => ({ "studio.assistant.id": assistant.id })
+})
+
+const retrieveOperation = Operation.json({
+  name: "assistants.retrieve",
+  method: "GET",
+  check: Operation.checkId("assistantId"),
+  path: ({ segment }) => assistantPath(segment),
+  response: Assistant,
+  attributes: ({ id }) => ({ "studio.assistant.id": id })
+})
+
+const listOperation = Operation.json({
+  name: "assistants.list",
+  method: "GET",
+  check: Operation.checkRequest(ListOptionsSchema),
+  path: (valid) => {
+    const query = new URLSearchParams()
+    for (const workspaceId of valid.workspaceIds ?? []) query.append("workspace_ids", workspaceId)
+    const search = query.toString()
+    return search === "" ? assistantsPath : `${assistantsPath}?${search}`
+  },
+  response: AssistantList,
+  attributes: () => ({})
+})
+
+const updateOperation = Operation.json({
+  name: "assistants.update",
+  method: "PATCH",
+  check: Operation.checkIdAndRequest("assistantId", ModifyAssistantRequest),
+  path: ({ segment }) => assistantPath(segment),
+  body: ({ request }) => request,
+  response: Assistant,
+  attributes: ({ id }) => ({ "studio.assistant.id": id })
+})
+
+const deleteOperation = Operation.json({
+  name: "assistants.delete",
+  method: "DELETE",
+  check: Operation.checkId("assistantId"),
+  path: ({ segment }) => assistantPath(segment),
+  response: DeletedAssistant,
+  attributes: ({ id }) => ({ "studio.assistant.id": id })
+})
+
+/**
+ * Runs a stored assistant (Beta). `input` (at least one message) is required; `output_type` is an object
+ * or `"json"`; `include` takes `data_sources`, `requirements_result` and `requirements_result.metadata`.
+ * A configuration field sent here (for example `requirements`) overrides only that field of the stored
+ * assistant, for this call. The request is checked first; a broken rule fails with `ValidationError` and
+ * nothing is sent. An unknown assistant fails with `NotFound`.
+ *
+ * Returns the run the call started; it may still be `in_progress` (see `runAndPoll`).
+ *
+ * @since 0.1.0
+ * @category operations
+ */
+export const run = (
+  assistantId: string,
+  request: AssistantRunRequest,
+  options: RunOptions = {}
+): Effect.Effect<MaestroRun, RequestError, StudioClient> => runOperation({ id: assistantId, request, options })
+
+/**
+ * Runs a stored assistant and polls the run it starts until it is terminal, as `Maestro.poll` does: the
+ * run's answer is the first snapshot, `failed` becomes `RunFailed`, and the deadline `PollTimeout`.
+ *
+ * @since 0.1.0
+ * @category operations
+ */
+export const runAndPoll = (
+  assistantId: string,
+  request: AssistantRunRequest,
+  options: RunAndPollOptions = {}
+): Effect.Effect<MaestroRun, StudioError, StudioClient> =>
+  Effect.flatMap(run(assistantId, request, options), (started) => Maestro.poll(started, options))
+
+/**
+ * Creates an assistant. `name` is required; its run configuration (requirements, tools, model, budget,
+ * ...) is checked by the rules of a run before anything is sent.
+ *
+ * @since 0.1.0
+ * @category operations
+ */
+export const create: (request: CreateAssistantRequest) => Effect.Effect<Assistant, RequestError, StudioClient> =
+  createOperation
+
+/**
+ * Retrieves an assistant. An unknown id fails with `NotFound`.
+ *
+ * @since 0.1.0
+ * @category operations
+ */
+export const retrieve: (assistantId: string) => Effect.Effect<Assistant, RequestError, StudioClient> = retrieveOperation
+
+/**
+ * Lists the assistants the key can see, optionally only those of some workspaces.
+ *
+ * @since 0.1.0
+ * @category operations
+ */
+export const list = (options: ListOptions = {}): Effect.Effect<AssistantList, RequestError, StudioClient> =>
+  listOperation(options)
+
+/**
+ * Modifies an assistant (PATCH): only the fields sent change. An unknown id fails with `NotFound`.
+ *
+ * @since 0.1.0
+ * @category operations
+ */
+export const update = (
+  assistantId: string,
+  request: ModifyAssistantRequest
+): Effect.Effect<Assistant, RequestError, StudioClient> => updateOperation({ id: assistantId, request })
+
+const del: (assistantId: string) => Effect.Effect<DeletedAssistant, RequestError, StudioClient> = deleteOperation
+
+export {
+  /**
+   * Deletes an assistant. An unknown id fails with `NotFound`.
+   *
+   * @since 0.1.0
+   * @category operations
+   */
+  del as delete
+}

@@ -1,0 +1,328 @@
+/**
+ * Chat completions: `create` for a whole answer, `stream` for its chunks as they are generated,
+ * `accumulate` to add chunks up to the completion they make, `textDeltas` for the text alone, and
+ * `runTools` for the tool loop.
+ *
+ * @since 0.1.0
+ */
+import * as Cause from "effect/Cause"
+import * as Effect from "effect/Effect"
+import { dual } from "effect/Function"
+import * as Result from "effect/Result"
+import * as Stream from "effect/Stream"
+import {
+  ChatCompletion,
+  type ChatCompletionChunk as Chunk,
+  ChatRequest,
+  type ToolCall,
+  type Usage
+} from "./ChatSchema.js"
+import * as Operation from "./internal/operation/operation.js"
+import {
+  type RunToolsOptions,
+  type ToolCallError,
+  type ToolHandlers,
+  toolLoop,
+  type ToolLoopResult
+} from "./internal/operation/toolLoop.js"
+import { parseChunk } from "./internal/schema/chunk.js"
+import * as Bridge from "./internal/stream/bridge.js"
+import type { StudioClient } from "./StudioClient.js"
+import type { RequestError } from "./StudioError.js"
+
+const path = "/studio/v1/chat/completions"
+
+/** GenAI semantic-convention attributes of a request. */
+const requestAttributes = (request: typeof ChatRequest.Type, streamed: boolean): Record<string, unknown> => {
+  const attributes: Record<string, unknown> = {
+    "gen_ai.operation.name": "chat",
+    "gen_ai.request.model": request.model,
+    "gen_ai.request.stream": streamed
+  }
+  if (request.max_tokens !== undefined) attributes["gen_ai.request.max_tokens"] = request.max_tokens
+  if (request.temperature !== undefined) attributes["gen_ai.request.temperature"] = request.temperature
+  if (request.top_p !== undefined) attributes["gen_ai.request.top_p"] = request.top_p
+  if (request.n !== undefined) attributes["gen_ai.request.choice.count"] = request.n
+  if (request.stop !== undefined) {
+    attributes["gen_ai.request.stop_sequences"] = typeof request.stop === "string" ? [request.stop] : request.stop
+  }
+  return attributes
+}
+
+/** GenAI semantic-convention attributes of a completion. */
+const responseAttributes = (completion: ChatCompletion): Record<string, unknown> => ({
+  "gen_ai.response.id": completion.id,
+  "gen_ai.response.finish_reasons": completion.choices.map((choice) => choice.finish_reason ?? "unknown"),
+  "gen_ai.usage.input_tokens": completion.usage.prompt_tokens,
+  "gen_ai.usage.output_tokens": completion.usage.completion_tokens
+})
+
+const withoutStream = ({ stream: _stream, ...rest }: typeof ChatRequest.Type) => rest
+
+const checkChatRequest = Operation.checkRequest(ChatRequest)
+
+const createOperation = Operation.json({
+  name: "chat.create",
+  method: "POST",
+  check: checkChatRequest,
+  path: () => path,
+  body: withoutStream,
+  response: ChatCompletion,
+  attributes: (valid) => requestAttributes(valid, false),
+  responseAttributes
+})
+
+const streamOperation = Operation.stream({
+  name: "chat.stream",
+  check: (operation, request: ChatRequest) => checkChatRequest(operation, { ...request, stream: true }),
+  path: () => path,
+  body: (valid) => valid,
+  parse: parseChunk,
+  attributes: (valid) => requestAttributes(valid, true)
+})
+
+/**
+ * Creates a chat completion. The request is checked against every rule of the interface first; a broken
+ * rule fails with `ValidationError` and nothing is sent.
+ *
+ * @since 0.1.0
+ * @category operations
+ */
+export const create: (request: ChatRequest) => Effect.Effect<ChatCompletion, RequestError, StudioClient> =
+  createOperation
+
+/**
+ * Streams a chat completion as it is generated (sets `stream: true`). The stream ends at the service's
+ * `[DONE]`; a body cut short fails with `TransportError`, a malformed event with `DecodeError`.
+ *
+ * @since 0.1.0
+ * @category operations
+ */
+export const stream: (request: ChatRequest) => Stream.Stream<Chunk, RequestError, StudioClient> = streamOperation
+
+interface ChoiceState {
+  content: string | null
+  toolCalls: Map<number, { id: string; type: string; name: string; arguments: string }>
+  finishReason: string | null
+}
+
+const emptyUsage: Usage = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 }
+
+/**
+ * Adds chunks up to the completion they make: content concatenated, tool-call arguments merged by index,
+ * the last `finish_reason` and `usage` of each choice.
+ *
+ * @since 0.1.0
+ * @category streaming
+ */
+export const accumulate = <E, R>(self: Stream.Stream<Chunk, E, R>): Effect.Effect<ChatCompletion, E, R> =>
+  Effect.suspend(() => {
+    let id = ""
+    let usage: Usage | null = null
+    const choices = new Map<number, ChoiceState>()
+    return Stream.runForEach(self, (chunk) =>
+      Effect.sync(() => {
+        if (id === "") id = chunk.id
+        if (chunk.usage !== null) usage = chunk.usage
+        for (const choice of chunk.choices) {
+          let state = choices.get(choice.index)
+          if (state === undefined) {
+            state = { content: null, toolCalls: new Map(), finishReason: null }
+            choices.set(choice.index, state)
+          }
+          const delta = choice.delta
+          if (typeof delta.content === "string") state.content = (state.content ?? "") + delta.content
+          for (const call of delta.tool_calls ?? []) {
+            const current = state.toolCalls.get(call.index)
+            if (current === undefined) {
+              state.toolCalls.set(call.index, {
+                id: call.id ?? "",
+                type: call.type ?? "function",
+                name: call.function?.name ?? "",
+                arguments: call.function?.arguments ?? ""
+              })
+            } else {
+              if (call.id !== undefined) current.id = call.id
+              if (call.function?.name !== undefined) current.name += call.function.name
+              if (call.function?.arguments !== undefined) current.arguments += call.function.arguments
+            }
+          }
+          if (choice.finish_reason !== null) state.finishReason = choice.finish_reason
+        }
+      })).pipe(
+        Effect.map((): ChatCompletion => ({
+          id,
+          choices: [...choices.entries()].sort(([a], [b]) => a - b).map(([index, state]) => ({
+            index,
+            message: {
+              role: "assistant",
+              content: state.content,
+              tool_calls: state.toolCalls.size === 0 ? null : [...state.toolCalls.entries()]
+                .sort(([a], [b]) => a - b)
+                .map(([, call]): ToolCall => ({
+                  id: call.id,
+                  type: call.type,
+                  function: { name: call.name, arguments: call.arguments }
+                }))
+            },
+            logprobs: null,
+            finish_reason: state.finishReason
+          })),
+          usage: usage ?? emptyUsage
+        }))
+      )
+  })
+
+/**
+ * The text of the first choice as it arrives, without empty pieces.
+ *
+ * @since 0.1.0
+ * @category streaming
+ */
+export const textDeltas = <E, R>(self: Stream.Stream<Chunk, E, R>): Stream.Stream<string, E, R> =>
+  Stream.filterMap(self, firstChoiceText)
+
+/** The text of a chunk's first choice, when it has some. */
+const firstChoiceText = (chunk: Chunk): Result.Result<string, Chunk> => {
+  for (const choice of chunk.choices) {
+    if (choice.index === 0) {
+      const content = choice.delta.content
+      return typeof content === "string" && content !== "" ? Result.succeed(content) : Result.fail(chunk)
+    }
+  }
+  return Result.fail(chunk)
+}
+
+/**
+ * A stream (of chunks from `stream`, or of text from `textDeltas`) as an `AsyncIterable`, for code outside
+ * Effect: `for await (const text of Chat.toAsyncIterable(Chat.textDeltas(Chat.stream(request)), runtime))`.
+ * `runtime` provides the `StudioClient` (a `ManagedRuntime` of its layer, or `yield* Effect.context()`).
+ * The stream is pulled once per network read, and the elements that read gave are handed out from it; a
+ * failure is thrown as its `StudioError`; leaving the loop early (`break`, `return`, a throw) releases the
+ * connection.
+ *
+ * @since 0.1.0
+ * @category streaming
+ */
+export const toAsyncIterable: {
+  <R>(runtime: Bridge.AnyRuntime<R>): <A, E>(self: Stream.Stream<A, E, R>) => AsyncIterable<A>
+  <A, E, R>(self: Stream.Stream<A, E, R>, runtime: Bridge.AnyRuntime<R>): AsyncIterable<A>
+} = dual(2, Bridge.toAsyncIterable)
+
+/**
+ * A stream (of chunks, or of text) as a web `ReadableStream`, for code outside Effect. Each network read
+ * becomes one pull of the `ReadableStream`; a failure errors it with its `StudioError`; cancelling it
+ * releases the connection.
+ *
+ * @since 0.1.0
+ * @category streaming
+ */
+export const toReadableStream: {
+  <R>(runtime: Bridge.AnyRuntime<R>): <A, E>(self: Stream.Stream<A, E, R>) => ReadableStream<A>
+  <A, E, R>(self: Stream.Stream<A, E, R>, runtime: Bridge.AnyRuntime<R>): ReadableStream<A>
+} = dual(2, Bridge.toReadableStream)
+
+const sseEncoder = new TextEncoder()
+const sseDone = sseEncoder.encode("data: [DONE]\n\n")
+
+/** The `error` event a forwarded stream ends with when the service's stream failed. */
+const sseError = (error: unknown): Uint8Array => {
+  const tagged = typeof error === "object" && error !== null && "_tag" in error
+  const type = tagged ? String((error as { _tag: unknown })._tag) : "Error"
+  const message = error instanceof Error ? error.message : String(error)
+  return sseEncoder.encode(`event: error\ndata: ${JSON.stringify({ error: { type, message } })}\n\n`)
+}
+
+/**
+ * A chat stream as the bytes of server-sent events, in the service's own format, to forward to a browser
+ * (the body of a `Response` with `Content-Type: text/event-stream`): `data: <chunk as JSON>` per chunk, one
+ * write per network read, and `data: [DONE]` at the end. When the stream fails, the body ends with an
+ * `event: error` whose data is `{"error":{"type":<the error's tag>,"message":...}}` and no `[DONE]`, so
+ * the browser can tell a failure from the end. Cancelling it (the browser went away) releases the
+ * connection to the service.
+ *
+ * @since 0.1.0
+ * @category streaming
+ */
+export const toEventStream: {
+  <R>(runtime: Bridge.AnyRuntime<R>): <E>(self: Stream.Stream<Chunk, E, R>) => ReadableStream<Uint8Array>
+  <E, R>(self: Stream.Stream<Chunk, E, R>, runtime: Bridge.AnyRuntime<R>): ReadableStream<Uint8Array>
+} = dual(
+  2,
+  <E, R>(self: Stream.Stream<Chunk, E, R>, runtime: Bridge.AnyRuntime<R>): ReadableStream<Uint8Array> =>
+    Bridge.toReadableStream(eventStream(self), runtime)
+)
+
+/**
+ * The bytes `toEventStream` forwards: one write per array of chunks, then `[DONE]`, or the error event of
+ * any failure but an interruption (the consumer went away: nothing is written any more).
+ */
+const eventStream = <E, R>(self: Stream.Stream<Chunk, E, R>): Stream.Stream<Uint8Array, E, R> =>
+  self.pipe(
+    Stream.mapArray((chunks) => {
+      let text = ""
+      for (const chunk of chunks) text += `data: ${JSON.stringify(chunk)}\n\n`
+      return [sseEncoder.encode(text)]
+    }),
+    Stream.concat(Stream.succeed(sseDone)),
+    Stream.catchCauseIf(
+      (cause) => !Cause.hasInterruptsOnly(cause),
+      (cause) => Stream.sync(() => sseError(Cause.squash(cause)))
+    )
+  )
+
+/**
+ * The tool loop: creates the completion of `request`, runs the handler of each tool call of its first
+ * choice (concurrently, at most `concurrency` at once), appends the assistant message as the service
+ * returned it and one `tool` message per call, and creates the next completion, until an answer without
+ * tool calls or `maxRounds` completions. It returns the last completion and the whole conversation.
+ *
+ * Outcomes: arguments that are not JSON fail with `ToolCallError` (`InvalidArguments`), a tool with no
+ * handler with `ToolCallError` (`UnknownTool`), both before any handler of that round runs; a handler's
+ * failure fails the loop with that error, unchanged (a handler that should let the model recover returns
+ * the error as its answer instead); the round limit ends with `finished: false`.
+ *
+ * @since 0.1.0
+ * @category tools
+ */
+export const runTools = <E = never, R = never>(
+  request: ChatRequest,
+  handlers: ToolHandlers<E, R>,
+  options?: RunToolsOptions
+): Effect.Effect<ToolLoopResult, RequestError | ToolCallError | E, StudioClient | R> =>
+  toolLoop(create, request, handlers, options)
+
+export {
+  /**
+   * A tool call `runTools` cannot run: arguments that are not JSON, or a tool with no handler.
+   *
+   * @since 0.1.0
+   * @category errors
+   */
+  ToolCallError
+} from "./internal/operation/toolLoop.js"
+
+export type {
+  /**
+   * Options of `runTools`: `maxRounds` (default 8, at most 100) and `concurrency` (default 4, at most 64).
+   *
+   * @since 0.1.0
+   * @category tools
+   */
+  RunToolsOptions,
+  /**
+   * The handler of each tool, by function name: an `Effect` from the parsed arguments to the answer.
+   *
+   * @since 0.1.0
+   * @category tools
+   */
+  ToolHandlers,
+  /**
+   * What `runTools` ends with: the last completion, the whole conversation, the rounds, and whether it
+   * finished.
+   *
+   * @since 0.1.0
+   * @category tools
+   */
+  ToolLoopResult
+} from "./internal/operation/toolLoop.js"

@@ -1,0 +1,506 @@
+/**
+ * Schemas of the chat completion operation: the request with every rule of the interface, the completion,
+ * and the streamed chunk. Field names are the wire names.
+ *
+ * @since 0.1.0
+ */
+import * as Predicate from "effect/Predicate"
+import * as Schema from "effect/Schema"
+import * as SchemaGetter from "effect/SchemaGetter"
+import {
+  type Bounds,
+  chatToolTypes,
+  choicesBounds,
+  finishReasons,
+  functionParametersTypes,
+  hasContentOrToolCalls,
+  maxStopLength,
+  maxTokensBounds,
+  responseFormatTypes,
+  temperatureBounds,
+  topPBounds
+} from "studio-effect-core/wire/chat"
+import type { ChatModel } from "studio-effect-core/wire/models"
+import { type PathIssue, showValue, withWholeChecks } from "./internal/schema/issues.js"
+import { optional, withDefault } from "./internal/schema/optional.js"
+
+// ---------------------------------------------------------------------------------------------------------
+// messages
+// ---------------------------------------------------------------------------------------------------------
+
+/**
+ * A tool call as sent back in the history (every field optional, as the interface lists them). A
+ * `ToolCall` of a completion is one, unchanged.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const ToolCallInput = Schema.Struct({
+  id: optional(Schema.String),
+  type: optional(Schema.String),
+  function: optional(Schema.Struct({
+    name: optional(Schema.String),
+    arguments: optional(Schema.String)
+  }))
+})
+
+/**
+ * @since 0.1.0
+ * @category schemas
+ */
+export const SystemMessage = Schema.Struct({
+  role: Schema.Literal("system"),
+  content: Schema.String
+})
+
+/**
+ * @since 0.1.0
+ * @category schemas
+ */
+export const UserMessage = Schema.Struct({
+  role: Schema.Literal("user"),
+  content: Schema.String
+})
+
+/**
+ * A message of the model in the history: the `message` of a completion's choice validates unchanged.
+ * `content` may be `null` or left out when the message has `tool_calls`, and `tool_calls: null` means
+ * none (both are sent on as left out); a message with neither content nor tool calls is refused.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const AssistantMessage = Schema.Struct({
+  role: Schema.Literal("assistant"),
+  content: optional(Schema.String),
+  tool_calls: optional(Schema.Array(ToolCallInput))
+}).check(
+  Schema.makeFilter((message) =>
+    hasContentOrToolCalls(message) || {
+      path: ["content"],
+      issue: "an assistant message needs content or at least one tool call"
+    }
+  )
+)
+
+/**
+ * The output of a tool, answering the assistant's tool call `tool_call_id`.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const ToolMessage = Schema.Struct({
+  role: Schema.Literal("tool"),
+  content: Schema.String,
+  tool_call_id: Schema.String
+})
+
+/**
+ * A chat message, discriminated by `role`.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const ChatMessage = Schema.Union([SystemMessage, UserMessage, AssistantMessage, ToolMessage])
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export type ChatMessage = typeof ChatMessage.Type
+
+// ---------------------------------------------------------------------------------------------------------
+// tools and documents
+// ---------------------------------------------------------------------------------------------------------
+
+/**
+ * The JSON Schema of a function's parameters. Each property has a `type` (`string`, `integer`, `float`,
+ * `number`, `array`, `boolean`, `object`, or an `enum`) and a description.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const FunctionParameters = Schema.StructWithRest(
+  Schema.Struct({
+    type: optional(Schema.Literals(functionParametersTypes)),
+    properties: optional(Schema.Record(Schema.String, Schema.Unknown)),
+    required: optional(Schema.Array(Schema.String))
+  }),
+  [Schema.Record(Schema.String, Schema.Unknown)]
+)
+
+/**
+ * A function the model may call. Only `type: "function"` exists; every function is described by the caller.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const ChatTool = Schema.Struct({
+  type: Schema.Literals(chatToolTypes),
+  function: Schema.Struct({
+    name: Schema.NonEmptyString.annotate({ message: "a function needs a non-empty name" }),
+    description: Schema.String.annotate({
+      message: "describe what the function does, returns and its limitations"
+    }),
+    parameters: optional(FunctionParameters)
+  })
+})
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export type ChatTool = typeof ChatTool.Type
+
+/**
+ * A metadata entry of a document in the list shape, such as `{ key: "author", value: "…" }`.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const DocumentMetadata = Schema.Struct({
+  key: Schema.String,
+  value: Schema.String
+})
+
+/**
+ * The metadata of a document as the real service defines it and as it is sent: a `{ key: value }` map.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const DocumentMetadataMap = Schema.Record(Schema.String, Schema.String).annotate({
+  title: "a {key: value} map"
+})
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export type DocumentMetadataMap = typeof DocumentMetadataMap.Type
+
+/** The list shape: each key at most once, since the map it becomes holds one value per key. */
+const DocumentMetadataList = withWholeChecks(Schema.Array(DocumentMetadata), (input) => {
+  if (!Array.isArray(input)) return []
+  const issues: Array<PathIssue> = []
+  const seen = new Set<string>()
+  input.forEach((entry: unknown, index) => {
+    if (!Predicate.isReadonlyObject(entry) || typeof entry.key !== "string") return
+    if (seen.has(entry.key)) {
+      issues.push({
+        path: [index, "key"],
+        issue: `metadata key ${showValue(entry.key)} appears more than once: give each key one value`
+      })
+    }
+    seen.add(entry.key)
+  })
+  return issues
+}, { title: "a list of {key, value} entries" })
+
+/**
+ * A document's metadata, given either as a `[{ key, value }]` list or as a `{ key: value }` map, and
+ * decoded (and sent) as the map. A list that repeats a key is refused.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const DocumentMetadataField = Schema.Union([DocumentMetadataList, DocumentMetadataMap]).pipe(
+  Schema.decodeTo(Schema.toType(DocumentMetadataMap), {
+    decode: SchemaGetter.transform((metadata): DocumentMetadataMap =>
+      Array.isArray(metadata)
+        ? Object.fromEntries((metadata as ReadonlyArray<typeof DocumentMetadata.Type>).map((e) => [e.key, e.value]))
+        : metadata as DocumentMetadataMap
+    ),
+    encode: SchemaGetter.passthroughSubtype()
+  })
+)
+
+/**
+ * A document the model may draw on.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const Document = Schema.Struct({
+  id: optional(Schema.String),
+  content: Schema.String,
+  metadata: optional(DocumentMetadataField)
+})
+
+/**
+ * `{ type: "json_object" }` turns on JSON mode.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const ResponseFormat = Schema.Struct({
+  type: Schema.Literals(responseFormatTypes)
+})
+
+// ---------------------------------------------------------------------------------------------------------
+// the request
+// ---------------------------------------------------------------------------------------------------------
+
+const inRange = ({ max, min }: Bounds, what: string) =>
+  Schema.Number.check(
+    Schema.makeFilter((value) => (value >= min && value <= max) || `${what} must be between ${min} and ${max}`)
+  )
+
+const intInRange = ({ max, min }: Bounds, what: string) =>
+  Schema.Number.check(
+    Schema.makeFilter((value) =>
+      (Number.isInteger(value) && value >= min && value <= max) || `${what} must be an integer from ${min} to ${max}`
+    )
+  )
+
+const StopSequence = Schema.String.check(
+  Schema.makeFilter((value) =>
+    value.length <= maxStopLength || `a stop sequence is at most ${maxStopLength} characters (got ${value.length})`
+  )
+)
+
+/**
+ * The fields of a chat request, each checked on its own.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const ChatRequestFields = Schema.Struct({
+  model: Schema.NonEmptyString.annotate({ message: "name a model, such as fpmodel-mini" }),
+  messages: Schema.Array(ChatMessage).check(
+    Schema.makeFilter((messages) => messages.length > 0 || "send at least one message")
+  ),
+  tools: optional(Schema.Array(ChatTool)),
+  documents: optional(Schema.Array(Document)),
+  response_format: optional(ResponseFormat),
+  max_tokens: optional(intInRange(maxTokensBounds, "max_tokens")),
+  temperature: optional(inRange(temperatureBounds, "temperature")),
+  top_p: optional(inRange(topPBounds, "top_p")),
+  stop: optional(Schema.Union([StopSequence, Schema.Array(StopSequence)])),
+  n: optional(intInRange(choicesBounds, "n")),
+  stream: optional(Schema.Boolean)
+})
+
+/**
+ * The rules that relate several fields, each reported at the field to change. They read the raw request,
+ * looking only at fields of the right kind, so they are reported together with any field-level breach.
+ */
+const chatCrossFieldRules = (input: unknown): ReadonlyArray<PathIssue> => {
+  if (!Predicate.isReadonlyObject(input)) return []
+  const issues: Array<PathIssue> = []
+  const n = typeof input.n === "number" ? input.n : 1
+  const streamed = input.stream === true
+  if (n > 1 && input.temperature === 0) {
+    issues.push({
+      path: ["temperature"],
+      issue: "temperature 0 with n > 1 would give n identical answers: raise temperature or set n to 1"
+    })
+  }
+  if (streamed && n !== 1) {
+    issues.push({ path: ["n"], issue: "a streamed completion has exactly one choice: set n to 1" })
+  }
+  if (streamed && Array.isArray(input.tools) && input.tools.length > 0) {
+    issues.push({ path: ["stream"], issue: "tools cannot be used with a streamed completion: set stream to false" })
+  }
+  if (Array.isArray(input.messages)) {
+    const callIds = new Set<string>()
+    input.messages.forEach((message: unknown, index) => {
+      if (!Predicate.isReadonlyObject(message)) return
+      if (message.role === "assistant" && Array.isArray(message.tool_calls)) {
+        for (const call of message.tool_calls as ReadonlyArray<unknown>) {
+          if (Predicate.isReadonlyObject(call) && typeof call.id === "string") callIds.add(call.id)
+        }
+      } else if (
+        message.role === "tool" && typeof message.tool_call_id === "string" && !callIds.has(message.tool_call_id)
+      ) {
+        issues.push({
+          path: ["messages", index, "tool_call_id"],
+          issue: `no earlier assistant message has a tool call with id ${
+            showValue(message.tool_call_id)
+          }: a tool message must answer one`
+        })
+      }
+    })
+  }
+  return issues
+}
+
+/**
+ * A chat completion request, with every rule of the interface. The rules that relate several fields are
+ * checked even when a field breaks its own rule, so one failure lists every problem.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const ChatRequest = withWholeChecks(ChatRequestFields, chatCrossFieldRules, { identifier: "ChatRequest" })
+
+/**
+ * A chat request as callers write it. `model` offers the interface's chat models for completion and takes
+ * any other id as well.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type ChatRequest = Omit<typeof ChatRequest.Encoded, "model"> & {
+  readonly model: ChatModel | (string & {})
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// the response
+// ---------------------------------------------------------------------------------------------------------
+
+/**
+ * Token counts of a completion.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const Usage = Schema.Struct({
+  prompt_tokens: Schema.Number,
+  completion_tokens: Schema.Number,
+  total_tokens: Schema.Number
+})
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export interface Usage extends Schema.Schema.Type<typeof Usage> {}
+
+/**
+ * A tool call made by the model; `arguments` is a JSON string.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const ToolCall = Schema.Struct({
+  id: Schema.String,
+  type: withDefault(Schema.String, "function"),
+  function: Schema.Struct({
+    name: Schema.String,
+    arguments: Schema.String
+  })
+})
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export interface ToolCall extends Schema.Schema.Type<typeof ToolCall> {}
+
+/**
+ * The generated message of one choice.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const CompletionMessage = Schema.Struct({
+  role: withDefault(Schema.Literal("assistant"), "assistant"),
+  content: withDefault(Schema.NullOr(Schema.String), null),
+  tool_calls: withDefault(Schema.NullOr(Schema.Array(ToolCall)), null)
+})
+
+/**
+ * Why generation stopped: `stop`, `length` (max_tokens reached), `tool_calls`, or a newer reason.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const FinishReason = Schema.Union([Schema.Literals(finishReasons), Schema.String])
+
+/**
+ * @since 0.1.0
+ * @category schemas
+ */
+export const ChatCompletionChoice = Schema.Struct({
+  index: Schema.Number,
+  message: CompletionMessage,
+  logprobs: withDefault(Schema.NullOr(Schema.Unknown), null),
+  finish_reason: withDefault(Schema.NullOr(FinishReason), null)
+})
+
+/**
+ * A chat completion.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const ChatCompletion = Schema.Struct({
+  id: Schema.String,
+  choices: Schema.Array(ChatCompletionChoice),
+  usage: Usage
+})
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export interface ChatCompletion extends Schema.Schema.Type<typeof ChatCompletion> {}
+
+// ---------------------------------------------------------------------------------------------------------
+// the stream
+// ---------------------------------------------------------------------------------------------------------
+
+/**
+ * A piece of a tool call in a stream: the first piece of a call carries `id`, `type` and `function.name`;
+ * later pieces carry more of `function.arguments`. Pieces belong together by `index`.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const ToolCallDelta = Schema.Struct({
+  index: Schema.Number,
+  id: Schema.optional(Schema.String),
+  type: Schema.optional(Schema.String),
+  function: Schema.optional(Schema.Struct({
+    name: Schema.optional(Schema.String),
+    arguments: Schema.optional(Schema.String)
+  }))
+})
+
+/**
+ * The change a chunk brings to one choice: the role (first chunk), more content, or pieces of tool calls.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const ChatDelta = Schema.Struct({
+  role: Schema.optional(Schema.String),
+  content: Schema.optional(Schema.NullOr(Schema.String)),
+  tool_calls: Schema.optional(Schema.NullOr(Schema.Array(ToolCallDelta)))
+})
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export interface ChatDelta extends Schema.Schema.Type<typeof ChatDelta> {}
+
+/**
+ * @since 0.1.0
+ * @category schemas
+ */
+export const ChatCompletionChunkChoice = Schema.Struct({
+  index: Schema.Number,
+  delta: ChatDelta,
+  logprobs: Schema.optional(Schema.NullOr(Schema.Unknown)),
+  finish_reason: withDefault(Schema.NullOr(FinishReason), null)
+})
+
+/**
+ * One event of a streamed completion. Only the last chunk carries `usage`.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const ChatCompletionChunk = Schema.Struct({
+  id: Schema.String,
+  choices: Schema.Array(ChatCompletionChunkChoice),
+  usage: withDefault(Schema.NullOr(Usage), null)
+})
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export interface ChatCompletionChunk extends Schema.Schema.Type<typeof ChatCompletionChunk> {}

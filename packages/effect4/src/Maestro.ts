@@ -1,0 +1,268 @@
+/**
+ * Orchestration ("Maestro") runs: `create` a run, `retrieve` a snapshot of it, and wait for it to finish
+ * with `poll`, `watch` (every snapshot as a `Stream`) or `createAndPoll`.
+ *
+ * Polling retrieves the run at once, then again after each delay of a `Schedule` (by default growing from
+ * 1 s by ×1.5, jittered, never more than 10 s apart), until the run is terminal or an overall deadline
+ * (by default 10 minutes) passes. Both are options. Time is read from Effect's `Clock`, so `TestClock`
+ * drives polling in tests.
+ *
+ * @since 0.1.0
+ */
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Fiber from "effect/Fiber"
+import * as Option from "effect/Option"
+import * as Pull from "effect/Pull"
+import * as Schedule from "effect/Schedule"
+import * as Stream from "effect/Stream"
+import * as Operation from "./internal/operation/operation.js"
+import { spanOptions } from "./internal/operation/telemetry.js"
+import { isTerminal, MaestroRun, RunRequest } from "./MaestroSchema.js"
+import { StudioClient } from "./StudioClient.js"
+import { PollTimeout, type RequestError, RunFailed, type StudioError } from "./StudioError.js"
+
+const runsPath = "/studio/v1/maestro/runs"
+
+/**
+ * The first delay between two retrieves of a polled run.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const defaultPollInitialDelay: Duration.Duration = Duration.seconds(1)
+
+/**
+ * The longest delay between two retrieves of a polled run.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const defaultPollMaxDelay: Duration.Duration = Duration.seconds(10)
+
+/**
+ * How long polling waits for a run to finish, from the start of polling, when no deadline is given.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const defaultPollDeadline: Duration.Duration = Duration.minutes(10)
+
+const capPollDelay = ({ duration }: Schedule.Metadata) => Effect.succeed(Duration.min(duration, defaultPollMaxDelay))
+
+/**
+ * The delays between retrieves when no schedule is given: 1 s growing by ×1.5, each jittered to 80–120 %
+ * and never more than 10 s (the growth is capped before the jitter, so delays at the cap still vary, within
+ * 8–10 s). It never ends by itself; the deadline ends polling.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const defaultPollSchedule: Schedule.Schedule<unknown, MaestroRun> = Schedule.exponential(
+  defaultPollInitialDelay,
+  1.5
+).pipe(
+  Schedule.modifyDelay(capPollDelay),
+  Schedule.jittered,
+  Schedule.modifyDelay(capPollDelay)
+)
+
+/**
+ * How to poll a run.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface PollOptions {
+  /**
+   * The delays between retrieves, given each snapshot as input; the first retrieve is made at once. When
+   * the schedule ends before the run is terminal, polling fails with `PollTimeout`.
+   */
+  readonly schedule?: Schedule.Schedule<unknown, MaestroRun> | undefined
+  /**
+   * How long to wait in all for a terminal status, from the start of polling; then `PollTimeout`, even in
+   * the middle of a retrieve. `Duration.infinity` waits for as long as the schedule goes on.
+   */
+  readonly deadline?: Duration.Input | undefined
+}
+
+/** Span attributes of a run request: what shapes the run, never tool headers or text. */
+const requestAttributes = (request: typeof RunRequest.Type): Record<string, unknown> => {
+  const attributes: Record<string, unknown> = {
+    "gen_ai.operation.name": "maestro.run"
+  }
+  if (request.models !== undefined && request.models[0] !== undefined) {
+    attributes["gen_ai.request.model"] = request.models[0]
+  }
+  if (request.budget !== undefined) attributes["studio.run.budget"] = request.budget
+  if (request.requirements !== undefined) attributes["studio.run.requirements"] = request.requirements.length
+  if (request.tools !== undefined) attributes["studio.run.tools"] = request.tools.map((tool) => tool.type)
+  if (request.include !== undefined) attributes["studio.run.include"] = request.include
+  return attributes
+}
+
+const createOperation = Operation.json({
+  name: "maestro.create",
+  method: "POST",
+  check: Operation.checkRequest(RunRequest),
+  path: () => runsPath,
+  body: (valid) => valid,
+  response: MaestroRun,
+  attributes: requestAttributes,
+  responseAttributes: (run) => ({ "studio.run.id": run.id, "studio.run.status": run.status })
+})
+
+const retrieveOperation = Operation.json({
+  name: "maestro.retrieve",
+  method: "GET",
+  check: Operation.checkId("runId"),
+  path: ({ segment }) => `${runsPath}/${segment}`,
+  response: MaestroRun,
+  attributes: ({ id }) => ({ "studio.run.id": id }),
+  responseAttributes: (run) => ({ "studio.run.status": run.status })
+})
+
+/**
+ * Creates a run. The request is checked against every rule of the interface first (input string or
+ * alternating messages, at most 10 requirements of at most 128 words, tools, a single model, budget,
+ * include, response language); a broken rule fails with `ValidationError` and nothing is sent.
+ *
+ * @since 0.1.0
+ * @category operations
+ */
+export const create: (request: RunRequest) => Effect.Effect<MaestroRun, RequestError, StudioClient> = createOperation
+
+/**
+ * Retrieves the current snapshot of a run. An unknown id fails with `NotFound`.
+ *
+ * @since 0.1.0
+ * @category operations
+ */
+export const retrieve: (runId: string) => Effect.Effect<MaestroRun, RequestError, StudioClient> = retrieveOperation
+
+/** The reason a failed run gives, or a stand-in when the service gave none. */
+const failureReason = (run: MaestroRun): string => run.error?.message ?? "the service gave no reason"
+
+/** One snapshot, followed by `RunFailed` when it is a failed run. */
+const emitSnapshot = (run: MaestroRun): Stream.Stream<MaestroRun, RunFailed> =>
+  run.status === "failed"
+    ? Stream.concat(Stream.succeed(run), Stream.fail(new RunFailed({ run, reason: failureReason(run) })))
+    : Stream.succeed(run)
+
+const runIdOf = (run: string | MaestroRun): string => typeof run === "string" ? run : run.id
+
+/**
+ * Every snapshot of a run until it is terminal. Given an id, the run is retrieved at once; given a
+ * snapshot (for example the answer of `create`), that snapshot is the first one and the first retrieve
+ * comes after the schedule's first delay. Between retrieves the stream waits as the schedule says.
+ *
+ * The stream emits each snapshot and ends after the terminal one. A `failed` run is emitted, then the
+ * stream fails with `RunFailed`; `completed` and `requires_action` end it. When the deadline passes or
+ * the schedule ends first, it fails with `PollTimeout` carrying the last snapshot. A failed retrieve
+ * (after the client's own retries) fails the stream with that error.
+ *
+ * @since 0.1.0
+ * @category polling
+ */
+export const watch = (
+  run: string | MaestroRun,
+  options: PollOptions = {}
+): Stream.Stream<MaestroRun, StudioError, StudioClient> => watchRun(run, options, undefined)
+
+/** `watch`, with the request that created the run (when known), whose credentials its errors are scrubbed of. */
+const watchRun = (
+  run: string | MaestroRun,
+  options: PollOptions,
+  request: RunRequest | undefined
+): Stream.Stream<MaestroRun, StudioError, StudioClient> => {
+  const runId = runIdOf(run)
+  const deadline = Duration.fromInputUnsafe(options.deadline ?? defaultPollDeadline)
+  return Stream.unwrap(Effect.gen(function*() {
+    const wait = yield* Schedule.toStepWithSleep(options.schedule ?? defaultPollSchedule)
+    const client = yield* StudioClient
+    const timeout = (lastRun: MaestroRun | undefined) =>
+      new PollTimeout({ runId, ...(lastRun === undefined ? {} : { lastRun }) })
+    // one sleep for the whole poll, from its start, that every step races
+    const deadlinePassed = Duration.isFinite(deadline)
+      ? yield* Effect.forkScoped(Effect.sleep(deadline), { startImmediately: true })
+      : undefined
+
+    /** One step of polling, failed with `PollTimeout` once the deadline passes, even in its middle. */
+    const beforeDeadline = (
+      step: Effect.Effect<MaestroRun, StudioError, StudioClient>,
+      lastRun: MaestroRun | undefined
+    ) =>
+      deadlinePassed === undefined
+        ? step
+        : Effect.suspend(() =>
+          deadlinePassed.pollUnsafe() === undefined
+            ? Effect.raceFirst(step, Effect.andThen(Fiber.await(deadlinePassed), Effect.fail(timeout(lastRun))))
+            : Effect.fail(timeout(lastRun))
+        )
+    const first = beforeDeadline(retrieve(runId), undefined)
+    const next = (previous: MaestroRun) =>
+      beforeDeadline(
+        wait(previous).pipe(
+          Pull.catchDone(() => Effect.fail(timeout(previous))),
+          Effect.andThen(retrieve(runId))
+        ),
+        previous
+      )
+    const step = (snapshot: MaestroRun): readonly [ReadonlyArray<MaestroRun>, Option.Option<MaestroRun | null>] => [
+      [snapshot],
+      isTerminal(snapshot) ? Option.none() : Option.some(snapshot)
+    ]
+    /** From `null` (nothing retrieved yet) or the last snapshot, until a terminal one. */
+    const loop = (start: MaestroRun | null): Stream.Stream<MaestroRun, StudioError, StudioClient> =>
+      Stream.paginate(start, (previous) => Effect.map(previous === null ? first : next(previous), step))
+
+    const snapshots = (typeof run === "string"
+      ? loop(null)
+      : Stream.concat(Stream.succeed(run), isTerminal(run) ? Stream.empty : loop(run))).pipe(
+        Stream.flatMap(emitSnapshot)
+      )
+    // a failed run's message may quote what a tool server was sent: scrub the key and any credentials
+    return Stream.mapError(snapshots, (error) => client.redact(error, request))
+  }))
+}
+
+/**
+ * Waits for a run to be terminal, retrieving it as `watch` does, and returns the terminal snapshot: a
+ * `completed` or `requires_action` run. A `failed` run fails with `RunFailed` (the run and its error
+ * message); passing the deadline fails with `PollTimeout` (the last snapshot). Interrupting the fiber
+ * stops polling at once, aborting a retrieve in flight.
+ *
+ * @since 0.1.0
+ * @category polling
+ */
+export const poll = (
+  run: string | MaestroRun,
+  options: PollOptions = {}
+): Effect.Effect<MaestroRun, StudioError, StudioClient> => pollRun(run, options, undefined)
+
+const pollRun = (
+  run: string | MaestroRun,
+  options: PollOptions,
+  request: RunRequest | undefined
+): Effect.Effect<MaestroRun, StudioError, StudioClient> =>
+  Stream.runLast(watchRun(run, options, request)).pipe(
+    Effect.flatMap(Option.match({
+      onNone: () => Effect.die(new Error("polling ended without a snapshot")),
+      onSome: Effect.succeed
+    })),
+    Effect.withSpan("studio.maestro.poll", spanOptions({ "studio.run.id": runIdOf(run) }))
+  )
+
+/**
+ * Creates a run and polls it until it is terminal. The created run is the first snapshot: when it is
+ * already terminal nothing more is sent, otherwise the first retrieve comes after the schedule's first
+ * delay. The deadline counts from the creation.
+ *
+ * @since 0.1.0
+ * @category operations
+ */
+export const createAndPoll = (
+  request: RunRequest,
+  options: PollOptions = {}
+): Effect.Effect<MaestroRun, StudioError, StudioClient> =>
+  Effect.flatMap(create(request), (run) => pollRun(run, options, request))

@@ -1,0 +1,249 @@
+/**
+ * The client of the Studio service: a service tag with `make`, `layer` and `layerConfig`. The transport is
+ * any `HttpClient` the application provides (`FetchHttpClient.layer`, `NodeHttpClient.layerUndici`, or the
+ * in-memory reference service); the client adds the base URL, bearer auth, `User-Agent`, the per-attempt
+ * timeout, retries, and the mapping of every answer to a typed result or a `RequestError`
+ * (`internal/http/client.ts`).
+ *
+ * @since 0.1.0
+ */
+import * as Config from "effect/Config"
+import * as Context from "effect/Context"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import { dual } from "effect/Function"
+import * as HttpClient from "effect/http/HttpClient"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
+import * as Stream from "effect/Stream"
+import { checkBaseUrl } from "./internal/http/baseUrl.js"
+import { checkSizes } from "./internal/http/body.js"
+import {
+  isEmpty,
+  makeService,
+  type RequestOptions,
+  type Service,
+  type Settings,
+  type StudioClientOptions
+} from "./internal/http/client.js"
+import type { ValidationError } from "./StudioError.js"
+
+/**
+ * The service's address when none is given.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const defaultBaseUrl = "https://api.ai21.com"
+
+/**
+ * Retries after the first attempt, when none is given.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const defaultMaxRetries = 2
+
+/**
+ * How long one attempt may take (until the whole body of a non-streamed answer, or the headers of a
+ * stream), when none is given.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const defaultTimeout: Duration.Duration = Duration.minutes(2)
+
+/**
+ * How long a stream may go without an event, when none is given.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const defaultStreamIdleTimeout: Duration.Duration = Duration.minutes(1)
+
+export type {
+  /**
+   * One request with a JSON answer.
+   *
+   * @since 0.1.0
+   * @category models
+   */
+  JsonRequest,
+  /**
+   * The settings that can change for one call (see `withRequestOptions`).
+   *
+   * @since 0.1.0
+   * @category models
+   */
+  RequestOptions,
+  /**
+   * The client's interface.
+   *
+   * @since 0.1.0
+   * @category models
+   */
+  Service,
+  /**
+   * One request whose answer is a byte stream (server-sent events).
+   *
+   * @since 0.1.0
+   * @category models
+   */
+  StreamRequest,
+  /**
+   * Options of the client.
+   *
+   * @since 0.1.0
+   * @category models
+   */
+  StudioClientOptions
+} from "./internal/http/client.js"
+
+/**
+ * The Studio client service.
+ *
+ * @since 0.1.0
+ * @category tags
+ */
+export class StudioClient extends Context.Service<StudioClient, Service>()("studio-effect/StudioClient") {}
+
+/**
+ * Settings for the calls made in a region of the program; empty by default.
+ *
+ * @since 0.1.0
+ * @category tags
+ */
+export const CurrentRequestOptions: Context.Reference<RequestOptions> = Context.Reference<RequestOptions>(
+  "studio-effect/CurrentRequestOptions",
+  { defaultValue: (): RequestOptions => ({}) }
+)
+
+/**
+ * Runs an effect with other settings for its calls (timeout, retries, headers), without rebuilding the layer.
+ *
+ * @since 0.1.0
+ * @category request options
+ */
+export const withRequestOptions: {
+  (options: RequestOptions): <A, E, R>(self: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
+  <A, E, R>(self: Effect.Effect<A, E, R>, options: RequestOptions): Effect.Effect<A, E, R>
+} = dual(
+  2,
+  <A, E, R>(self: Effect.Effect<A, E, R>, options: RequestOptions): Effect.Effect<A, E, R> =>
+    Effect.flatMap(
+      CurrentRequestOptions,
+      (current) => Effect.provideService(self, CurrentRequestOptions, mergeRequestOptions(current, options))
+    )
+)
+
+/**
+ * Runs a stream with other settings for its calls.
+ *
+ * @since 0.1.0
+ * @category request options
+ */
+export const withStreamRequestOptions: {
+  (options: RequestOptions): <A, E, R>(self: Stream.Stream<A, E, R>) => Stream.Stream<A, E, R>
+  <A, E, R>(self: Stream.Stream<A, E, R>, options: RequestOptions): Stream.Stream<A, E, R>
+} = dual(
+  2,
+  <A, E, R>(self: Stream.Stream<A, E, R>, options: RequestOptions): Stream.Stream<A, E, R> =>
+    Stream.unwrap(
+      Effect.map(CurrentRequestOptions, (current) =>
+        Stream.provideService(self, CurrentRequestOptions, mergeRequestOptions(current, options)))
+    )
+)
+
+const mergeRequestOptions = (base: RequestOptions, override: RequestOptions): RequestOptions => ({
+  ...base,
+  ...override,
+  headers: { ...base.headers, ...override.headers }
+})
+
+const resolved = (options: RequestOptions): Settings => ({
+  maxRetries: Math.max(0, options.maxRetries ?? defaultMaxRetries),
+  timeout: Duration.fromInputUnsafe(options.timeout ?? defaultTimeout),
+  streamIdleTimeout: Duration.fromInputUnsafe(options.streamIdleTimeout ?? defaultStreamIdleTimeout),
+  headers: options.headers ?? {}
+})
+
+/**
+ * Builds the client from its options and the `HttpClient` in context.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const make = (
+  options: StudioClientOptions
+): Effect.Effect<Service, ValidationError, HttpClient.HttpClient> =>
+  Effect.gen(function*() {
+    const baseUrl = yield* checkBaseUrl(options.baseUrl ?? defaultBaseUrl, options.allowInsecureHttp === true)
+    yield* checkSizes({ maxResponseSize: options.maxResponseSize, maxEventSize: options.maxEventSize })
+    const transport = yield* HttpClient.HttpClient
+    // most calls run with the default (empty) request options: resolve those once
+    const defaults = resolved(options)
+    const settings = Effect.map(
+      CurrentRequestOptions,
+      (current) => isEmpty(current) ? defaults : resolved(mergeRequestOptions(options, current))
+    )
+    return StudioClient.of(makeService({ options, baseUrl, settings }, transport))
+  })
+
+/**
+ * A layer of the client from options.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layer = (
+  options: StudioClientOptions
+): Layer.Layer<StudioClient, ValidationError, HttpClient.HttpClient> => Layer.effect(StudioClient, make(options))
+
+/**
+ * Options of `layerConfig`: the key and the base URL as `Config` values, read when the layer is built, and
+ * any other option of the client as is.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface ConfigOptions extends Omit<StudioClientOptions, "apiKey" | "baseUrl"> {
+  /** Where the key is read: `Config.Redacted("STUDIO_API_KEY")` by default. */
+  readonly apiKey?: Config.Config<Redacted.Redacted> | undefined
+  /** Where the base URL is read: `Config.String("STUDIO_BASE_URL")` by default; `defaultBaseUrl` if absent. */
+  readonly baseUrl?: Config.Config<string> | undefined
+}
+
+/**
+ * A layer of the client configured with `Config`: the key from `STUDIO_API_KEY` and the base URL from
+ * `STUDIO_BASE_URL` (optional) unless other `Config` values are given. A missing or empty key does not fail
+ * the layer: every call then fails with `AuthError` ("No API key is configured"), as with `layer`. A value
+ * that is present but invalid fails the layer with its `ConfigError`.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layerConfig = (
+  options: ConfigOptions = {}
+): Layer.Layer<StudioClient, ValidationError | Config.ConfigError, HttpClient.HttpClient> =>
+  Layer.effect(
+    StudioClient,
+    Effect.gen(function*() {
+      const { apiKey: apiKeyConfig, baseUrl: baseUrlConfig, ...rest } = options
+      const apiKey = yield* Config.option(apiKeyConfig ?? Config.Redacted("STUDIO_API_KEY"))
+      const baseUrl = yield* Config.option(baseUrlConfig ?? Config.String("STUDIO_BASE_URL"))
+      return yield* make({
+        ...rest,
+        apiKey: Option.getOrUndefined(Option.filter(apiKey, (key) => Redacted.value(key).trim() !== "")),
+        baseUrl: Option.getOrUndefined(Option.filter(baseUrl, (url) => url.trim() !== ""))
+      })
+    })
+  )
+
+/**
+ * Reads an API key as `Redacted` (for `layer`), so it never shows in logs or errors.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const apiKey = (key: string): Redacted.Redacted => Redacted.make(key)

@@ -1,0 +1,278 @@
+/**
+ * The Studio chat models as an `effect/ai` `LanguageModel`: a program written against `LanguageModel`
+ * (`generateText`, `streamText`, `generateObject`, toolkits) runs on the Studio service, or on the reference
+ * service in tests, by providing `StudioLanguageModel.model(...)` and a `StudioClient`.
+ *
+ * @since 0.1.0
+ */
+import * as AiError from "effect/ai/AiError"
+import * as LanguageModel from "effect/ai/LanguageModel"
+import * as AiModel from "effect/ai/Model"
+import type * as Response from "effect/ai/Response"
+import * as Telemetry from "effect/ai/Telemetry"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import { dual } from "effect/Function"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import * as Schema from "effect/Schema"
+import * as Stream from "effect/Stream"
+import * as Tracer from "effect/Tracer"
+import type { Simplify } from "effect/Types"
+import type { ChatModel } from "studio-effect-core/wire/models"
+import * as Chat from "../Chat.js"
+import type { ChatCompletion, ChatRequest } from "../ChatSchema.js"
+import { StudioClient } from "../StudioClient.js"
+import { StudioError } from "../StudioError.js"
+import { aiError, fromStudioError } from "./internal/aiError.js"
+import { chatMessages, chatTools, objectInstruction } from "./internal/messages.js"
+import { chunkParts, completionParts } from "./internal/parts.js"
+
+/**
+ * A chat model id: the interface's models are offered for completion, any other id is passed through.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type Model = ChatModel | (string & {})
+
+// =============================================================================
+// Configuration
+// =============================================================================
+
+/**
+ * The chat parameters of the requests a model makes. Given to `model` or `layer`, and overridden for part
+ * of a program with `withConfigOverride`.
+ *
+ * @since 0.1.0
+ * @category configuration
+ */
+export class Config extends Context.Service<Config, Config.Service>()("studio-effect/ai/StudioLanguageModel/Config") {
+  /**
+   * The overrides in the current context, if any.
+   *
+   * @since 0.1.0
+   */
+  static readonly getOrUndefined: Effect.Effect<Config.Service | undefined> = Effect.map(
+    Effect.serviceOption(Config),
+    Option.getOrUndefined
+  )
+}
+
+/**
+ * @since 0.1.0
+ * @category configuration
+ */
+export declare namespace Config {
+  /**
+   * The chat request fields a model sets on every request (the wire names: `top_p`, `max_tokens`, ...).
+   * `response_format` applies to `generateText` and `streamText`; `generateObject` always asks for JSON.
+   *
+   * @since 0.1.0
+   * @category configuration
+   */
+  export interface Service extends
+    Simplify<
+      Partial<
+        Pick<
+          ChatRequest,
+          "model" | "temperature" | "top_p" | "max_tokens" | "stop" | "n" | "documents" | "response_format"
+        >
+      >
+    >
+  {}
+}
+
+// =============================================================================
+// Provider metadata
+// =============================================================================
+
+declare module "effect/ai/Response" {
+  export interface FinishPartMetadata extends ProviderMetadata {
+    /**
+     * With `n` above 1, every choice of the completion (the first, which became the response's parts,
+     * included), so none is lost.
+     */
+    readonly studio?: {
+      readonly choices?:
+        | ReadonlyArray<{
+          readonly index: number
+          readonly content: string | null
+          readonly finishReason: string | null
+        }>
+        | undefined
+    } | undefined
+  }
+}
+
+// =============================================================================
+// Constructors
+// =============================================================================
+
+/**
+ * A Studio chat model as an `AiModel` of `LanguageModel`, to provide to a `LanguageModel` program; it
+ * needs a `StudioClient` (`StudioClient.layerConfig()`, or `Reference.layerClient()` in tests).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export const model = (
+  model: Model,
+  config?: Omit<Config.Service, "model">
+): AiModel.Model<"studio", LanguageModel.LanguageModel, StudioClient> =>
+  AiModel.make("studio", model, layer({ model, config }))
+
+/**
+ * Makes the `LanguageModel` service over the `StudioClient` in context.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const make = Effect.fnUntraced(function*(options: {
+  readonly model: Model
+  readonly config?: Omit<Config.Service, "model"> | undefined
+}) {
+  const client = yield* StudioClient
+
+  const chatRequest = (
+    providerOptions: LanguageModel.ProviderOptions
+  ): Effect.Effect<ChatRequest, AiError.AiError> =>
+    Effect.gen(function*() {
+      const overrides = yield* Config.getOrUndefined
+      const { model, ...parameters } = { model: options.model, ...options.config, ...overrides }
+      const messages = yield* chatMessages(providerOptions.prompt)
+      const tools = yield* chatTools(providerOptions)
+      const format = providerOptions.responseFormat
+      return {
+        ...parameters,
+        model,
+        messages: format.type === "json" ? [objectInstruction(format), ...messages] : messages,
+        ...(tools === undefined ? {} : { tools }),
+        ...(format.type === "json" ? { response_format: { type: "json_object" as const } } : {})
+      }
+    })
+
+  return yield* LanguageModel.make({
+    generateText: (providerOptions) =>
+      Effect.gen(function*() {
+        const request = yield* chatRequest(providerOptions)
+        annotateRequest(providerOptions.span, request)
+        const completion = yield* Chat.create(request).pipe(
+          Effect.provideService(StudioClient, client),
+          Effect.mapError(fromStudioError("generateText"))
+        )
+        annotateCompletion(providerOptions.span, completion)
+        return yield* completionParts(completion, request.model)
+      }),
+    streamText: (providerOptions) =>
+      Stream.unwrap(Effect.gen(function*() {
+        const request = yield* chatRequest(providerOptions)
+        if (request.tools !== undefined) return yield* streamWithTools
+        annotateRequest(providerOptions.span, request)
+        return chunkParts(Chat.stream(request), request.model).pipe(
+          Stream.provideService(StudioClient, client),
+          // the SDK's span of the stream is a child of LanguageModel's, as for generateText
+          Stream.provideService(Tracer.ParentSpan, providerOptions.span),
+          Stream.mapError(fromStudioError("streamText")),
+          Stream.tap((part) => Effect.sync(() => annotateStreamPart(providerOptions.span, part)))
+        )
+      }))
+  })
+})
+
+/**
+ * The `LanguageModel` service of a Studio chat model, over the `StudioClient` in context.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layer = (options: {
+  readonly model: Model
+  readonly config?: Omit<Config.Service, "model"> | undefined
+}): Layer.Layer<LanguageModel.LanguageModel, never, StudioClient> =>
+  Layer.effect(LanguageModel.LanguageModel, make(options))
+
+/**
+ * Runs an effect with chat parameters that take precedence over the model's own (and over outer overrides).
+ *
+ * @since 0.1.0
+ * @category configuration
+ */
+export const withConfigOverride: {
+  (overrides: Config.Service): <A, E, R>(self: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
+  <A, E, R>(self: Effect.Effect<A, E, R>, overrides: Config.Service): Effect.Effect<A, E, R>
+} = dual(
+  2,
+  <A, E, R>(self: Effect.Effect<A, E, R>, overrides: Config.Service): Effect.Effect<A, E, R> =>
+    Effect.flatMap(Config.getOrUndefined, (config) => Effect.provideService(self, Config, { ...config, ...overrides }))
+)
+
+// =============================================================================
+// Errors
+// =============================================================================
+
+/**
+ * The SDK error an `AiError` of this provider was made from: every `StudioError` surfaces as an `AiError`
+ * whose reason has the original as its `cause` (a rule broken before sending as `InvalidUserInputError`, a
+ * request the service refuses as `InvalidRequestError`, a refused key as `AuthenticationError`, a 429 as
+ * `RateLimitError`, no answer in time as `NetworkError`, an undecodable answer as `InvalidResponseError`,
+ * and any other error status as the reason of its status).
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export const studioError = (error: AiError.AiError): Option.Option<StudioError> => {
+  const cause = error.reason.cause
+  return isStudioError(cause) ? Option.some(cause) : Option.none()
+}
+
+const isStudioError = Schema.is(StudioError)
+
+// =============================================================================
+// Internals
+// =============================================================================
+
+/** The service cannot stream a completion that may call tools; quietly not streaming would change behaviour. */
+const streamWithTools = aiError(
+  "streamText",
+  new AiError.InvalidUserInputError({
+    description: "the Studio service cannot stream a completion that may call tools: " +
+      "use generateText with a toolkit, or streamText with toolChoice \"none\""
+  })
+)
+
+const stopSequences = (stop: ChatRequest["stop"]): ReadonlyArray<string> | undefined =>
+  stop === undefined || stop === null ? undefined : typeof stop === "string" ? [stop] : stop
+
+const annotateRequest = (span: Tracer.Span, request: ChatRequest): void =>
+  Telemetry.addGenAIAnnotations(span, {
+    provider: { name: "studio" },
+    operation: { name: "chat" },
+    request: {
+      model: request.model,
+      temperature: request.temperature,
+      topP: request.top_p,
+      maxTokens: request.max_tokens,
+      stopSequences: stopSequences(request.stop)
+    }
+  })
+
+const annotateCompletion = (span: Tracer.Span, completion: ChatCompletion): void =>
+  Telemetry.addGenAIAnnotations(span, {
+    response: {
+      id: completion.id,
+      finishReasons: completion.choices.map((choice) => choice.finish_reason ?? "unknown")
+    },
+    usage: { inputTokens: completion.usage.prompt_tokens, outputTokens: completion.usage.completion_tokens }
+  })
+
+const annotateStreamPart = (span: Tracer.Span, part: Response.StreamPartEncoded): void => {
+  if (part.type === "response-metadata") {
+    Telemetry.addGenAIAnnotations(span, { response: { id: part.id } })
+  } else if (part.type === "finish") {
+    Telemetry.addGenAIAnnotations(span, {
+      response: { finishReasons: [part.reason] },
+      usage: { inputTokens: part.usage.inputTokens.total, outputTokens: part.usage.outputTokens.total }
+    })
+  }
+}

@@ -1,0 +1,124 @@
+/**
+ * `studio-effect assistants list|create|get|run|delete`.
+ */
+import * as Argument from "effect/cli/Argument"
+import * as Command from "effect/cli/Command"
+import * as Flag from "effect/cli/Flag"
+import * as Console from "effect/Console"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import * as Assistants from "../Assistants.js"
+import * as Client from "./client.js"
+import { follow, printRun } from "./progress.js"
+import { checkMandatory, requirements, requirementsOf } from "./requirements.js"
+import { budget } from "./run.js"
+
+const json = Flag.Boolean("json").pipe(
+  Flag.withDefault(false),
+  Flag.withDescription("Print the service's answer as JSON")
+)
+const assistantId = Argument.String("assistant-id").pipe(Argument.withDescription("The assistant's id"))
+const printJson = (value: unknown) => Console.log(JSON.stringify(value, null, 2))
+
+const list = Command.make("list", { json, reference: Client.reference }, (options) =>
+  Assistants.list().pipe(
+    Effect.flatMap((assistants) =>
+      options.json
+        ? printJson(assistants)
+        : Effect.forEach(assistants.results, (assistant) => Console.log(`${assistant.id}  ${assistant.name}`), {
+          discard: true
+        })
+    ),
+    Effect.provide(Client.layer(options.reference))
+  )).pipe(Command.withDescription("List the assistants: one per line, its id then its name"))
+
+const create = Command.make(
+  "create",
+  {
+    name: Argument.String("name").pipe(Argument.withDescription("The assistant's name")),
+    description: Flag.String("description").pipe(Flag.optional, Flag.withDescription("What it is for")),
+    system: Flag.String("system").pipe(Flag.optional, Flag.withDescription("Its system prompt")),
+    requirements,
+    budget,
+    json,
+    reference: Client.reference
+  },
+  (options) => {
+    const chosen = requirementsOf(options.requirements)
+    return Assistants.create({
+      name: options.name,
+      ...Option.match(options.description, { onNone: () => ({}), onSome: (description) => ({ description }) }),
+      ...Option.match(options.system, { onNone: () => ({}), onSome: (system_prompt) => ({ system_prompt }) }),
+      ...(chosen.length > 0 ? { requirements: chosen } : {}),
+      ...Option.match(options.budget, { onNone: () => ({}), onSome: (budget) => ({ budget }) })
+    }).pipe(
+      Effect.flatMap((assistant) => options.json ? printJson(assistant) : Console.log(assistant.id)),
+      Effect.provide(Client.layer(options.reference))
+    )
+  }
+).pipe(
+  Command.validate((input) => checkMandatory(input.requirements)),
+  Command.withDescription("Create an assistant and print its id")
+)
+
+const get = Command.make(
+  "get",
+  { assistantId, reference: Client.reference },
+  (options) =>
+    Assistants.retrieve(options.assistantId).pipe(
+      Effect.flatMap(printJson),
+      Effect.provide(Client.layer(options.reference))
+    )
+).pipe(Command.withDescription("Print an assistant as JSON"))
+
+const run = Command.make(
+  "run",
+  {
+    assistantId,
+    message: Argument.String("message").pipe(Argument.withDescription("The user's message")),
+    requirements,
+    reference: Client.reference
+  },
+  (options) => {
+    const chosen = requirementsOf(options.requirements)
+    return Assistants.run(options.assistantId, {
+      input: [{ role: "user", content: options.message }],
+      ...(chosen.length > 0 ? { requirements: chosen } : {}),
+      include: ["requirements_result"]
+    }).pipe(
+      Effect.flatMap(follow),
+      Effect.flatMap(printRun),
+      Effect.provide(Client.layer(options.reference))
+    )
+  }
+).pipe(
+  Command.validate((input) => checkMandatory(input.requirements)),
+  Command.withDescription(
+    "Run an assistant on a message, follow the run, and print its result and requirement scores " +
+      "(--requirement replaces the stored requirements for this run)"
+  )
+)
+
+const del = Command.make(
+  "delete",
+  { assistantId, reference: Client.reference },
+  (options) =>
+    Assistants.delete(options.assistantId).pipe(
+      Effect.flatMap((deleted) => Console.log(`deleted ${deleted.id}`)),
+      Effect.provide(Client.layer(options.reference))
+    )
+).pipe(Command.withDescription("Delete an assistant"))
+
+/**
+ * The `assistants` command and its subcommands.
+ *
+ * @since 0.1.0
+ * @category commands
+ */
+export const command = Command.make("assistants").pipe(
+  Command.withDescription(
+    "Manage and run stored assistants (with --reference each command starts a fresh embedded service, " +
+      "so use `studio-effect serve` and STUDIO_BASE_URL to keep assistants between commands)"
+  ),
+  Command.withSubcommands([list, create, get, run, del])
+)

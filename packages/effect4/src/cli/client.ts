@@ -1,0 +1,50 @@
+/**
+ * Which service a command talks to: the Studio service (STUDIO_API_KEY, STUDIO_BASE_URL), or with
+ * `--reference` the reference service embedded in memory.
+ */
+import * as Flag from "effect/cli/Flag"
+import * as Config from "effect/Config"
+import * as Effect from "effect/Effect"
+import * as FetchHttpClient from "effect/http/FetchHttpClient"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import * as Reference from "../reference/index.js"
+import * as StudioClient from "../StudioClient.js"
+import { CliFailure } from "./failure.js"
+
+/**
+ * `--reference`: use the embedded reference service.
+ *
+ * @since 0.1.0
+ * @category options
+ */
+export const reference = Flag.Boolean("reference").pipe(
+  Flag.withDefault(false),
+  Flag.withDescription(
+    "Use the reference service embedded in memory (no key, no network; a fresh one for each command) " +
+      "instead of the Studio service at STUDIO_BASE_URL with STUDIO_API_KEY"
+  )
+)
+
+/**
+ * The client: in memory with `--reference`, otherwise from STUDIO_API_KEY and STUDIO_BASE_URL over `fetch`.
+ * A missing key says how to set one; a key or base URL the client refuses fails with the client's error.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layer = (useReference: boolean) =>
+  useReference
+    ? Reference.layerClient()
+    : Layer.unwrap(
+      Effect.gen(function*() {
+        const key = yield* Config.option(Config.String("STUDIO_API_KEY")).pipe(Effect.orDie)
+        if (Option.isNone(Option.filter(key, (key) => key.trim() !== ""))) {
+          return yield* new CliFailure({
+            message: "STUDIO_API_KEY is not set: export your Studio API key (and STUDIO_BASE_URL for another " +
+              "address), or add --reference to use the embedded reference service"
+          })
+        }
+        return StudioClient.layerConfig().pipe(Layer.provide(FetchHttpClient.layer))
+      })
+    )

@@ -1,0 +1,30 @@
+/**
+ * The command's own failures, and the one line it prints for any failure.
+ */
+import * as Data from "effect/Data"
+
+/**
+ * A failure the command explains itself (a missing key, a port in use, ...): its message is the line
+ * printed on stderr.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class CliFailure extends Data.TaggedError("CliFailure")<{ readonly message: string }> {}
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null
+
+/**
+ * What to print for a failure: its message (a `StudioError`'s says what to do next), or the failure
+ * itself when it has none.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export const describe = (failure: unknown): string => {
+  if (isRecord(failure) && typeof failure["message"] === "string" && failure["message"] !== "") {
+    const tag = typeof failure["_tag"] === "string" && failure["_tag"] !== "CliFailure" ? `${failure["_tag"]}: ` : ""
+    return `${tag}${failure["message"]}`
+  }
+  return String(failure)
+}

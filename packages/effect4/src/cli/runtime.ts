@@ -1,0 +1,81 @@
+/**
+ * How the command runs as a process: the environment `effect/cli` needs, and the main runner (exit code,
+ * Ctrl-C). Both come from `effect` alone, for the reason given in `terminal.ts` and `stdio.ts`.
+ */
+import * as Cause from "effect/Cause"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import * as FileSystem from "effect/FileSystem"
+import * as Layer from "effect/Layer"
+import * as Path from "effect/Path"
+import * as PlatformError from "effect/PlatformError"
+import * as ChildProcessSpawner from "effect/process/ChildProcessSpawner"
+import { defaultTeardown, makeRunMain } from "effect/Runtime"
+import * as Stdio from "./stdio.js"
+import * as Terminal from "./terminal.js"
+
+/**
+ * No command or option of `studio-effect` starts a process: one that tries fails with a `PlatformError`.
+ */
+const noProcesses = Layer.succeed(
+  ChildProcessSpawner.ChildProcessSpawner,
+  ChildProcessSpawner.make(() =>
+    Effect.fail(
+      PlatformError.badArgument({
+        module: "ChildProcessSpawner",
+        method: "spawn",
+        description: "studio-effect starts no process"
+      })
+    )
+  )
+)
+
+/**
+ * What `effect/cli` needs to run: the process's terminal and standard streams, POSIX paths, no file system
+ * (no command or option of `studio-effect` reads a file; one that tries fails with a `PlatformError`) and
+ * no child processes.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const environment = Layer.mergeAll(
+  Terminal.layer,
+  Stdio.layer,
+  Path.layer,
+  FileSystem.layerNoop({}),
+  noProcesses
+)
+
+/**
+ * Runs the main effect of the process: Ctrl-C (or SIGTERM) interrupts it, and the process exits with the
+ * effect's exit code (0 on success or interruption, 1 on failure).
+ *
+ * @since 0.1.0
+ * @category running
+ */
+export const runMain = makeRunMain(({ fiber, teardown }) => {
+  const onSignal = () => {
+    process.removeListener("SIGINT", onSignal)
+    process.removeListener("SIGTERM", onSignal)
+    fiber.interruptUnsafe(fiber.id)
+  }
+  process.on("SIGINT", onSignal)
+  process.on("SIGTERM", onSignal)
+  fiber.addObserver((exit) => {
+    process.removeListener("SIGINT", onSignal)
+    process.removeListener("SIGTERM", onSignal)
+    teardown(exit, (code) => {
+      process.exitCode = code
+    })
+  })
+})
+
+/**
+ * The exit code of the main effect: 0 when it succeeds or is interrupted (Ctrl-C ends `serve` normally),
+ * otherwise the code its failure carries (1 unless it says otherwise).
+ *
+ * @since 0.1.0
+ * @category running
+ */
+export const teardown = <E, A>(exit: Exit.Exit<A, E>, onExit: (code: number) => void): void =>
+  Exit.isFailure(exit) && Cause.hasInterruptsOnly(exit.cause) ? onExit(0) : defaultTeardown(exit, onExit)

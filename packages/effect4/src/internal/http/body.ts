@@ -1,0 +1,131 @@
+/**
+ * Reading a response's body with a bound, so that no answer can make the client hold more than a fixed
+ * amount of memory: a non-streamed answer up to `maxResponseSize` (larger is a `DecodeError`, not retried),
+ * and an error's body only in part (its first `errorBodyLimit` bytes, which is what an error keeps).
+ */
+import * as Effect from "effect/Effect"
+import type * as HttpClientError from "effect/http/HttpClientError"
+import type * as HttpClientResponse from "effect/http/HttpClientResponse"
+import * as Stream from "effect/Stream"
+import { DecodeError, ValidationError, ValidationIssue } from "../../StudioError.js"
+
+/** The largest non-streamed answer when no `maxResponseSize` is given: 32 MiB. */
+export const defaultMaxResponseSize = 32 * 1024 * 1024
+
+/** How much of an error's body is read (and kept): 8 KiB. */
+const errorBodyLimit = 8 * 1024
+
+/**
+ * Checks the client's size limits (`maxResponseSize`, `maxEventSize`): each, when given, a whole number of
+ * bytes, at least 1.
+ */
+export const checkSizes = (
+  sizes: Readonly<Record<"maxResponseSize" | "maxEventSize", number | undefined>>
+): Effect.Effect<void, ValidationError> => {
+  const issues: Array<ValidationIssue> = []
+  for (const [path, size] of Object.entries(sizes)) {
+    if (size !== undefined && !(Number.isSafeInteger(size) && size >= 1)) {
+      issues.push(
+        new ValidationIssue({ path, message: `${size} is not a size: use a whole number of bytes, such as 8388608` })
+      )
+    }
+  }
+  return issues.length === 0
+    ? Effect.void
+    : Effect.fail(new ValidationError({ operation: "client", source: "client", issues }))
+}
+
+/** A size as people write it: `32 MiB`, `8 KiB`, `100 bytes`. */
+export const formatSize = (size: number): string =>
+  size >= 1024 * 1024 && size % (1024 * 1024) === 0
+    ? `${size / (1024 * 1024)} MiB`
+    : size >= 1024 && size % 1024 === 0
+    ? `${size / 1024} KiB`
+    : `${size} bytes`
+
+/** The declared length of a body the transport hands over as sent (no content coding to undo). */
+const declaredLength = (response: HttpClientResponse.HttpClientResponse): number | undefined => {
+  const encoding = response.headers["content-encoding"]
+  if (encoding !== undefined && encoding !== "identity") return undefined
+  const header = response.headers["content-length"]
+  return header !== undefined && /^\d+$/.test(header) ? Number(header) : undefined
+}
+
+const decoder = new TextDecoder("utf-8")
+
+const concat = (parts: ReadonlyArray<Uint8Array>, size: number): Uint8Array => {
+  if (parts.length === 1) return parts[0]!
+  const bytes = new Uint8Array(size)
+  let offset = 0
+  for (const part of parts) {
+    bytes.set(part, offset)
+    offset += part.length
+  }
+  return bytes
+}
+
+/**
+ * The first `limit` bytes of the body as text, and whether there was more. Reading stops there and the
+ * body is released (the stream's finalizer cancels it), so the rest is never downloaded.
+ */
+const readAtMost = (
+  response: HttpClientResponse.HttpClientResponse,
+  limit: number
+): Effect.Effect<{ readonly text: string; readonly truncated: boolean }, HttpClientError.HttpClientError> =>
+  Effect.suspend(() => {
+    const parts: Array<Uint8Array> = []
+    let size = 0
+    let truncated = false
+    return response.stream.pipe(
+      Stream.runForEachWhile((bytes) =>
+        Effect.sync(() => {
+          if (size + bytes.length > limit) {
+            truncated = true
+            if (size < limit) parts.push(bytes.subarray(0, limit - size))
+            size = Math.min(size + bytes.length, limit)
+            return false
+          }
+          parts.push(bytes)
+          size += bytes.length
+          return true
+        })
+      ),
+      Effect.map(() => ({ text: decoder.decode(concat(parts, size)), truncated }))
+    )
+  })
+
+/**
+ * The whole body of a 200 as text, if it is at most `limit` bytes; a larger one fails with `DecodeError`
+ * as soon as it is known (from `Content-Length`, or once that many bytes arrived), without reading on.
+ */
+export const readBody = (
+  response: HttpClientResponse.HttpClientResponse,
+  limit: number,
+  operation: string
+): Effect.Effect<string, DecodeError | HttpClientError.HttpClientError> => {
+  const tooLarge = () =>
+    new DecodeError({
+      operation,
+      reason: `the response is larger than ${formatSize(limit)} (maxResponseSize): raise maxResponseSize if it is ` +
+        "expected, or check what answers at this address"
+    })
+  const length = declaredLength(response)
+  // a declared length within the limit bounds the body: the transport reads no more than that
+  if (length !== undefined) {
+    // over the limit: release the body (reading stops at its first bytes), then fail
+    return length > limit
+      ? Effect.andThen(Effect.ignore(readAtMost(response, 0)), Effect.fail(tooLarge()))
+      : response.text
+  }
+  return Effect.flatMap(
+    readAtMost(response, limit),
+    ({ text, truncated }) => truncated ? Effect.fail(tooLarge()) : Effect.succeed(text)
+  )
+}
+
+/** The first `errorBodyLimit` bytes of an error's body as text (empty when it cannot be read). */
+export const readErrorBody = (response: HttpClientResponse.HttpClientResponse): Effect.Effect<string> =>
+  readAtMost(response, errorBodyLimit).pipe(
+    Effect.map(({ text }) => text),
+    Effect.orElseSucceed(() => "")
+  )

@@ -1,0 +1,391 @@
+/**
+ * The client service's requests: the base URL, auth, `User-Agent` and default headers added to every
+ * request, the per-attempt timeout, retries, the mapping of every answer to a typed result or error, the
+ * idle timeout of streams, and the scrubbing of secrets from every error.
+ */
+import * as Clock from "effect/Clock"
+import * as Context from "effect/Context"
+import type * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import { constTrue } from "effect/Function"
+import * as HttpClient from "effect/http/HttpClient"
+import type * as HttpClientError from "effect/http/HttpClientError"
+import * as HttpClientRequest from "effect/http/HttpClientRequest"
+import type * as HttpClientResponse from "effect/http/HttpClientResponse"
+import * as HttpTraceContext from "effect/http/HttpTraceContext"
+import * as Redacted from "effect/Redacted"
+import * as Result from "effect/Result"
+import * as Schema from "effect/Schema"
+import type * as SchemaIssue from "effect/SchemaIssue"
+import * as SchemaParser from "effect/SchemaParser"
+import type * as Scope from "effect/Scope"
+import * as Stream from "effect/Stream"
+import * as Tracer from "effect/Tracer"
+import { defaultMaxEventSize } from "studio-effect-core/sse/SseParser"
+import { ChatCompletion } from "../../ChatSchema.js"
+import { AuthError, DecodeError, type RequestError, type StudioError, TimeoutError } from "../../StudioError.js"
+import { decodeCompletion } from "../schema/completion.js"
+import { decodeEvents, type EventError } from "../stream/sse.js"
+import { defaultMaxResponseSize, readBody, readErrorBody } from "./body.js"
+import { withoutRedirects } from "./redirect.js"
+import { fromResponse, requestIdOf } from "./responseError.js"
+import { retrySchedule } from "./retry.js"
+import { scrub, secretsOf, withRedactedHeaders } from "./scrub.js"
+import { transportError } from "./transportError.js"
+import { version } from "./version.js"
+
+/** The settings that can change for one call (see `StudioClient.withRequestOptions`). */
+export interface RequestOptions {
+  readonly maxRetries?: number | undefined
+  readonly timeout?: Duration.Input | undefined
+  readonly streamIdleTimeout?: Duration.Input | undefined
+  readonly headers?: Readonly<Record<string, string>> | undefined
+}
+
+/** Options of the client. */
+export interface StudioClientOptions extends RequestOptions {
+  /** The API key. Without one, every request fails with `AuthError` before anything is sent. */
+  readonly apiKey?: Redacted.Redacted | undefined
+  /** Scheme, host and optional prefix; the operations' paths (`/studio/v1/...`) are appended. */
+  readonly baseUrl?: string | undefined
+  /** Allow `http://` to a host other than loopback, which would send the key in clear text. */
+  readonly allowInsecureHttp?: boolean | undefined
+  /**
+   * The largest event a stream may carry, in characters of its decoded text (for ASCII, bytes): 8 MiB when
+   * not given. A larger one fails the stream with `DecodeError` and the connection is released at once.
+   */
+  readonly maxEventSize?: number | undefined
+  /**
+   * The largest non-streamed answer, in bytes: 32 MiB when not given. A larger one fails with `DecodeError`
+   * (not retried) as soon as it is known, without reading on. Error bodies are read only in part (8 KiB).
+   */
+  readonly maxResponseSize?: number | undefined
+  /** Middleware for the transport, applied after the base URL, auth and headers. */
+  readonly transformClient?: ((client: HttpClient.HttpClient) => HttpClient.HttpClient) | undefined
+}
+
+/** One request with a JSON answer. */
+export interface JsonRequest<A, I> {
+  /** The operation's name, used in errors and spans: `chat.create`, `maestro.create`, ... */
+  readonly operation: string
+  readonly method: "GET" | "POST" | "PATCH" | "DELETE"
+  /** The path after the base URL, already URL-encoded. */
+  readonly path: string
+  readonly body?: unknown
+  readonly response: Schema.Codec<A, I>
+}
+
+/** One request whose answer is a byte stream (server-sent events). */
+export interface StreamRequest {
+  readonly operation: string
+  readonly path: string
+  readonly body: unknown
+}
+
+/** The client's interface. */
+export interface Service {
+  /** The transport with base URL, auth, `User-Agent` and headers applied; no retries, no status mapping. */
+  readonly httpClient: HttpClient.HttpClient
+  readonly baseUrl: string
+  /** Sends a request (retrying what may succeed on a retry) and decodes its JSON answer. */
+  readonly json: <A, I>(request: JsonRequest<A, I>) => Effect.Effect<A, RequestError>
+  /**
+   * Sends a request and streams the `data` of each server-sent event of its body, each turned by `parse`
+   * into an output (or the `EventError` that ends the stream), until `[DONE]`. Connecting is retried; once
+   * the body has started, a failure ends the stream with an error, and a pause longer than the idle timeout
+   * fails it with `TimeoutError`. Events are bounded by `maxEventSize`; the body is released right after
+   * `[DONE]`.
+   */
+  readonly events: <A>(
+    request: StreamRequest,
+    parse: (data: string) => A | EventError<RequestError>
+  ) => Stream.Stream<A, RequestError>
+  /**
+   * `events` connected in the scope: connects (retrying as `events` does), then gives the stream of the
+   * answer's events, which reads the body while the scope is open. The operations run a whole stream in
+   * one scope this way.
+   */
+  readonly openEvents: <A>(
+    request: StreamRequest,
+    parse: (data: string) => A | EventError<RequestError>
+  ) => Effect.Effect<Stream.Stream<A, RequestError>, RequestError, Scope.Scope>
+  /**
+   * The error with the API key, and every tool credential value in `body` (a request's body), replaced in
+   * everything it carries. `json` and `events` already do this; it is for errors made from what a call
+   * returned (a failed run's message may quote a tool's header).
+   */
+  readonly redact: <E extends StudioError>(error: E, body?: unknown) => E
+}
+
+/** The settings of one call, resolved from the layer's options and the region's `RequestOptions`. */
+export interface Settings {
+  readonly maxRetries: number
+  readonly timeout: Duration.Duration
+  readonly streamIdleTimeout: Duration.Duration
+  readonly headers: Readonly<Record<string, string>>
+}
+
+/** What the service is made of, once the options are checked. */
+export interface ClientConfig {
+  readonly options: StudioClientOptions
+  /** The checked base URL, without a trailing slash. */
+  readonly baseUrl: string
+  /** The settings of the current call. */
+  readonly settings: Effect.Effect<Settings>
+}
+
+type Decoder<A> = (input: unknown) => Result.Result<A, SchemaIssue.Issue>
+
+/** The decoders of response schemas; a schema with a decoder of its own checked equal to it starts here. */
+const decoders = new WeakMap<Schema.Top, Decoder<any>>([[ChatCompletion, decodeCompletion]])
+
+/** The decoder of a response schema, made once per schema; synchronous, so no effect is built per answer. */
+const decoderOf = <A, I>(schema: Schema.Codec<A, I>): Decoder<A> => {
+  const known = decoders.get(schema)
+  if (known !== undefined) return known
+  const decoder: Decoder<A> = SchemaParser.decodeUnknownResult(schema)
+  decoders.set(schema, decoder)
+  return decoder
+}
+
+/**
+ * The trace context of the current span (the operation's `studio.<name>`) on a request, as the platform's
+ * own span would have sent it: `traceparent` and `b3`. Honours `HttpClient.TracerPropagationEnabled` and
+ * `Tracer.DisablePropagation`.
+ */
+const withTraceContext = (
+  request: HttpClientRequest.HttpClientRequest,
+  fiber: { readonly context: Context.Context<never> }
+) => {
+  const context = fiber.context
+  if (!Context.get(context, HttpClient.TracerPropagationEnabled) || Context.get(context, Tracer.DisablePropagation)) {
+    return request
+  }
+  const span = Context.getOrUndefined(context, Tracer.ParentSpan)
+  return span !== undefined && span._tag === "Span"
+    ? HttpClientRequest.setHeaders(request, HttpTraceContext.toHeaders(span))
+    : request
+}
+
+/** Whether an object has no own enumerable key. */
+export const isEmpty = (object: object): boolean => {
+  for (const _ in object) return false
+  return true
+}
+
+const missingKey = new AuthError({ detail: "No API key is configured (set STUDIO_API_KEY or pass apiKey)." })
+
+/**
+ * The operations' requests make no span of the platform's own under `studio.<name>`: it would repeat the
+ * method and address. The operation's span is propagated instead (`withTraceContext`).
+ */
+const withoutPlatformSpan = (client: HttpClient.HttpClient): HttpClient.HttpClient =>
+  HttpClient.transform(client, (effect) => Effect.provideService(effect, HttpClient.TracerDisabledWhen, constTrue))
+
+/** The client service over `transport`. */
+export const makeService = (config: ClientConfig, transport: HttpClient.HttpClient): Service => {
+  const { baseUrl, options } = config
+  const apiKey = options.apiKey
+  const maxResponseSize = options.maxResponseSize ?? defaultMaxResponseSize
+  // the headers every request gets unless it sets its own, in the order they override each other
+  const defaultHeaders: Record<string, string> = {
+    "User-Agent": `studio-effect/${version}`,
+    "Accept": "application/json",
+    ...(apiKey === undefined ? {} : { "Authorization": `Bearer ${Redacted.value(apiKey)}` }),
+    ...options.headers
+  }
+  /** A request as sent: the base URL before its path, and its own headers (per-call options, a stream's
+   * `Accept`) over the defaults. */
+  const addDefaults = (request: HttpClientRequest.HttpClientRequest) =>
+    HttpClientRequest.setHeaders(
+      HttpClientRequest.setHeaders(HttpClientRequest.prependUrl(request, baseUrl), defaultHeaders),
+      request.headers
+    )
+  const noRedirects = withoutRedirects(transport)
+  const withDefaults = withRedactedHeaders(noRedirects).pipe(HttpClient.mapRequest(addDefaults))
+  const httpClient = options.transformClient === undefined ? withDefaults : options.transformClient(withDefaults)
+  // Without middleware of the user's, the operations add the defaults themselves and send on the transport:
+  // the platform's span is off for them (below), so they need no redacted header names. With middleware,
+  // they go through `httpClient`.
+  const direct = options.transformClient === undefined
+  /** The address of a request as sent, for errors. */
+  const urlOf = (request: HttpClientRequest.HttpClientRequest) => direct ? request.url : baseUrl + request.url
+  const operationsClient = withoutPlatformSpan(direct ? noRedirects : httpClient)
+  const maxEventSize = options.maxEventSize ?? defaultMaxEventSize
+
+  const buildRequest = (
+    method: JsonRequest<unknown, unknown>["method"],
+    path: string,
+    body: unknown,
+    headers: Readonly<Record<string, string>>
+  ) => {
+    const bare = HttpClientRequest.make(method)(path)
+    const base = isEmpty(headers) ? bare : HttpClientRequest.setHeaders(bare, headers)
+    const request = body === undefined ? base : HttpClientRequest.bodyJsonUnsafe(base, body)
+    return direct ? addDefaults(request) : request
+  }
+
+  /** Sends once; a non-200 answer becomes the error of its status. */
+  const send = (operation: string, request: HttpClientRequest.HttpClientRequest) =>
+    Effect.withFiber<HttpClientResponse.HttpClientResponse, HttpClientError.HttpClientError>((fiber) =>
+      operationsClient.execute(withTraceContext(request, fiber))
+    ).pipe(
+      Effect.mapError(transportError),
+      Effect.flatMap((response) =>
+        response.status === 200 ? Effect.succeed(response) : Effect.flatMap(
+          Effect.zip(readErrorBody(response), Clock.currentTimeMillis),
+          ([body, now]) =>
+            Effect.fail(fromResponse({
+              operation,
+              method: request.method,
+              url: urlOf(request),
+              status: response.status,
+              headers: response.headers,
+              body,
+              now
+            }))
+        )
+      )
+    )
+
+  /** Bounds an attempt in time; when the time is up, the attempt is interrupted, which aborts its request. */
+  const withAttemptTimeout = <A>(
+    request: HttpClientRequest.HttpClientRequest,
+    timeout: Duration.Duration,
+    effect: Effect.Effect<A, RequestError>
+  ): Effect.Effect<A, RequestError> =>
+    Effect.timeoutOrElse(effect, {
+      duration: timeout,
+      orElse: () =>
+        Effect.fail(new TimeoutError({ phase: "attempt", timeout, method: request.method, url: urlOf(request) }))
+    })
+
+  const logFailure = (operation: string, error: RequestError) =>
+    Effect.logDebug("studio request attempt failed").pipe(Effect.annotateLogs({ operation, error: error._tag }))
+
+  /**
+   * Retries as `retrySchedule` says. The schedule is driven only once an attempt failed: a first attempt
+   * that succeeds (the usual case) costs nothing here. The first failure is handed to the schedule as the
+   * first attempt's, so its decisions are the same as `Effect.retry(attempt, schedule)`.
+   */
+  const withRetries = <A>(
+    operation: string,
+    maxRetries: number,
+    attempt: Effect.Effect<A, RequestError>
+  ): Effect.Effect<A, RequestError> =>
+    Effect.catch(attempt, (first) => {
+      const logged = Effect.andThen(logFailure(operation, first), Effect.fail(first))
+      if (maxRetries === 0) return logged
+      let pending = true
+      const again = Effect.suspend(() => {
+        if (!pending) return Effect.tapError(attempt, (error) => logFailure(operation, error))
+        pending = false
+        return logged
+      })
+      return Effect.retry(again, retrySchedule(maxRetries))
+    })
+
+  const decodeBody = <A, I>(
+    operation: string,
+    response: HttpClientResponse.HttpClientResponse,
+    schema: Schema.Codec<A, I>
+  ) =>
+    Effect.flatMap(
+      Effect.catchTag(
+        readBody(response, maxResponseSize, operation),
+        "HttpClientError",
+        (error) => Effect.fail(transportError(error))
+      ),
+      (text) => {
+        const decodeError = (reason: string) => {
+          // read only on failure: converting the response headers costs on every request
+          const requestId = requestIdOf(response.headers)
+          return new DecodeError({
+            operation,
+            reason,
+            body: text.slice(0, 1024),
+            ...(requestId === undefined ? {} : { requestId })
+          })
+        }
+        let json: unknown
+        try {
+          json = JSON.parse(text)
+        } catch {
+          return Effect.fail(decodeError("the body is not JSON"))
+        }
+        const decoded = decoderOf(schema)(json)
+        return Result.isSuccess(decoded)
+          ? Effect.succeed(decoded.success)
+          : Effect.fail(decodeError(new Schema.SchemaError(decoded.failure).message))
+      }
+    )
+
+  /** Scrubs the error of a call whose request had `body`. */
+  const scrubbing = (body: unknown) => (error: RequestError) => scrub(error, secretsOf(apiKey, body))
+
+  const json = <A, I>(request: JsonRequest<A, I>): Effect.Effect<A, RequestError> =>
+    Effect.flatMap(config.settings, (settings) => {
+      if (apiKey === undefined) return Effect.fail(missingKey)
+      const httpRequest = buildRequest(request.method, request.path, request.body, settings.headers)
+      const attempt = withAttemptTimeout(
+        httpRequest,
+        settings.timeout,
+        Effect.flatMap(
+          send(request.operation, httpRequest),
+          (response) => decodeBody(request.operation, response, request.response)
+        )
+      )
+      return Effect.mapError(
+        withRetries(request.operation, settings.maxRetries, attempt),
+        scrubbing(request.body)
+      )
+    })
+
+  const openEvents = <A>(
+    request: StreamRequest,
+    parse: (data: string) => A | EventError<RequestError>
+  ): Effect.Effect<Stream.Stream<A, RequestError>, RequestError, Scope.Scope> => {
+    const url = baseUrl + request.path
+    const decodeOptions = { operation: request.operation, maxEventSize }
+    const scrubbed = scrubbing(request.body)
+    return Effect.gen(function*() {
+      if (apiKey === undefined) {
+        return yield* missingKey
+      }
+      const settings = yield* config.settings
+      const httpRequest = buildRequest("POST", request.path, request.body, settings.headers).pipe(
+        HttpClientRequest.setHeader("Accept", "text/event-stream")
+      )
+      const response = yield* withRetries(
+        request.operation,
+        settings.maxRetries,
+        withAttemptTimeout(httpRequest, settings.timeout, send(request.operation, httpRequest))
+      )
+      const events = response.stream.pipe(
+        Stream.mapError(transportError),
+        // The idle timeout counts only while a read waits on the network: the deadline is set when the
+        // body is pulled and cleared when the bytes arrive, so a slow consumer never makes a stream idle.
+        Stream.timeoutOrElse({
+          duration: settings.streamIdleTimeout,
+          orElse: () =>
+            Stream.fail(
+              new TimeoutError({ phase: "stream-idle", timeout: settings.streamIdleTimeout, method: "POST", url })
+            )
+        }),
+        decodeEvents("POST", url, parse, decodeOptions),
+        Stream.mapError(scrubbed)
+      )
+      // the body is read, and released, in the caller's scope
+      return Stream.fromPull(Effect.succeed(yield* Stream.toPull(events)))
+    }).pipe(Effect.mapError(scrubbed))
+  }
+
+  const events = <A>(
+    request: StreamRequest,
+    parse: (data: string) => A | EventError<RequestError>
+  ): Stream.Stream<A, RequestError> => Stream.unwrap(openEvents(request, parse))
+
+  const redact = <E extends StudioError>(error: E, body?: unknown): E => scrub(error, secretsOf(apiKey, body))
+
+  return { httpClient, baseUrl, json, events, openEvents, redact }
+}

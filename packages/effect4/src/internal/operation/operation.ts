@@ -1,0 +1,128 @@
+/**
+ * The operations of the service, each stated once: its name, method, path, the schema its input is checked
+ * against, the schema of its answer and its span attributes. `json` and `stream` make the call from that
+ * statement: check the input (a broken rule fails with `ValidationError` and nothing is sent), send the
+ * request through the client service, decode the answer, all in the span `studio.<name>`.
+ */
+import * as Effect from "effect/Effect"
+import type * as Schema from "effect/Schema"
+import * as Stream from "effect/Stream"
+import { StudioClient } from "../../StudioClient.js"
+import type { RequestError, ValidationError } from "../../StudioError.js"
+import { pathSegment, validateRequest } from "../schema/validate.js"
+import type { EventError } from "../stream/sse.js"
+import { spanOptions } from "./telemetry.js"
+
+/** Attributes of a span. */
+export type Attributes = Readonly<Record<string, unknown>>
+
+/** Checks the input of a call, naming the operation in its error. */
+export type Check<In, Valid> = (operation: string, input: In) => Effect.Effect<Valid, ValidationError>
+
+/** The input a check takes. */
+export type InputOf<C> = C extends Check<infer In, any> ? In : never
+
+/** The checked value a check gives. */
+export type ValidOf<C> = C extends Check<any, infer Valid> ? Valid : never
+
+/** A schema of a request, decoded without services. */
+type RequestSchema = Schema.Top & { readonly DecodingServices: never }
+
+/** An input checked against a request schema. */
+export const checkRequest = <S extends RequestSchema>(schema: S): Check<unknown, S["Type"]> => (operation, input) =>
+  validateRequest(operation, schema, input)
+
+/** An identifier that goes into the path: as given (for spans) and as its encoded path segment. */
+export interface PathId {
+  readonly id: string
+  readonly segment: string
+}
+
+/** An identifier checked as a path segment (`field` names it in the error). */
+export const checkId = (field: string): Check<string, PathId> => (operation, id) =>
+  Effect.map(pathSegment(operation, field, id), (segment) => ({ id, segment }))
+
+/** An identifier and a request: the request is checked first, then the identifier. */
+export const checkIdAndRequest = <S extends RequestSchema>(
+  field: string,
+  schema: S
+): Check<{ readonly id: string; readonly request: unknown }, PathId & { readonly request: S["Type"] }> =>
+(operation, input) =>
+  Effect.flatMap(
+    validateRequest(operation, schema, input.request),
+    (request) => Effect.map(pathSegment(operation, field, input.id), (segment) => ({ id: input.id, segment, request }))
+  )
+
+/** An operation whose answer is one JSON value. */
+export interface JsonOperation<C extends Check<any, any>, A, I> {
+  /** The operation's name: in errors, and in its span `studio.<name>`. */
+  readonly name: string
+  readonly method: "GET" | "POST" | "PATCH" | "DELETE"
+  readonly check: C
+  /** The path after the base URL, URL-encoded. */
+  readonly path: (valid: ValidOf<C>) => string
+  /** The JSON body; none when not given. */
+  readonly body?: ((valid: ValidOf<C>) => unknown) | undefined
+  readonly response: Schema.Codec<A, I>
+  /** The span's attributes from the checked input, which never hold secrets or message text. */
+  readonly attributes: (valid: ValidOf<C>) => Attributes
+  /** Attributes added to the span from the answer. */
+  readonly responseAttributes?: ((response: A) => Attributes) | undefined
+}
+
+/** The call of a JSON operation. */
+export const json = <C extends Check<any, any>, A, I>(
+  operation: JsonOperation<C, A, I>
+): (input: InputOf<C>) => Effect.Effect<A, RequestError, StudioClient> => {
+  const { body, check, method, name, path, response, responseAttributes } = operation
+  const spanName = `studio.${name}`
+  return (input) =>
+    Effect.flatMap(check(name, input) as Effect.Effect<ValidOf<C>, ValidationError>, (valid) => {
+      const call = Effect.flatMap(StudioClient, (client) =>
+        client.json({
+          operation: name,
+          method,
+          path: path(valid),
+          body: body === undefined ? undefined : body(valid),
+          response
+        }))
+      return Effect.withSpan(
+        responseAttributes === undefined
+          ? call
+          : Effect.tap(call, (answer) => Effect.annotateCurrentSpan(responseAttributes(answer))),
+        spanName,
+        spanOptions(operation.attributes(valid))
+      )
+    })
+}
+
+/** An operation whose answer is a stream of server-sent events, sent with `POST`. */
+export interface StreamOperation<C extends Check<any, any>, A> {
+  readonly name: string
+  readonly check: C
+  readonly path: (valid: ValidOf<C>) => string
+  readonly body: (valid: ValidOf<C>) => unknown
+  /** One event's `data` as an output, or the error that ends the stream. */
+  readonly parse: (data: string) => A | EventError<RequestError>
+  readonly attributes: (valid: ValidOf<C>) => Attributes
+}
+
+/** The call of a streamed operation. */
+export const stream = <C extends Check<any, any>, A>(
+  operation: StreamOperation<C, A>
+): (input: InputOf<C>) => Stream.Stream<A, RequestError, StudioClient> => {
+  const { body, check, name, parse, path } = operation
+  const spanName = `studio.${name}`
+  return (input) =>
+    Stream.unwrap(Effect.gen(function*() {
+      const valid = yield* (check(name, input) as Effect.Effect<ValidOf<C>, ValidationError>)
+      const client = yield* StudioClient
+      // the span is the scope's (it ends with the stream, failed if the stream fails) and the parent of the
+      // connection; the reads run outside it, so that none pays for a span of its own
+      const span = yield* Effect.makeSpanScoped(spanName, spanOptions(operation.attributes(valid)))
+      return yield* Effect.withParentSpan(
+        client.openEvents({ operation: name, path: path(valid), body: body(valid) }, parse),
+        span
+      )
+    }))
+}

@@ -1,0 +1,185 @@
+/**
+ * The tool loop of `Chat.runTools`: create a completion, run the handler of each tool call it makes, send
+ * the answers back, and repeat until an answer without tool calls or the round limit.
+ */
+import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
+import type { ChatCompletion, ChatRequest, ToolCall } from "../../ChatSchema.js"
+import type { StudioClient } from "../../StudioClient.js"
+import { type RequestError, ValidationError, ValidationIssue } from "../../StudioError.js"
+import { showValue } from "../schema/issues.js"
+import { spanOptions } from "./telemetry.js"
+
+/** A message of a chat request, as it is sent. */
+type Message = ChatRequest["messages"][number]
+
+/**
+ * The handler of each tool, by function name: an `Effect` from the call's parsed arguments (the JSON of
+ * `function.arguments`; empty arguments are `{}`) to the tool's answer. A string answer is sent as it is;
+ * any other value as its JSON.
+ */
+export type ToolHandlers<E, R> = {
+  readonly [name: string]: (args: unknown, call: ToolCall) => Effect.Effect<unknown, E, R>
+}
+
+/** Options of the tool loop. */
+export interface RunToolsOptions {
+  /** Most completions to create (default 8, at most 100). */
+  readonly maxRounds?: number | undefined
+  /** Most handlers running at once (default 4, at most 64). */
+  readonly concurrency?: number | undefined
+}
+
+/** What the tool loop ends with. */
+export interface ToolLoopResult {
+  /** The last completion: the final answer, or the last one made when the round limit was reached. */
+  readonly completion: ChatCompletion
+  /**
+   * The whole conversation: the request's messages, then each round's assistant message (as the service
+   * returned it) and one `tool` message per tool call, ending with the last completion's message.
+   */
+  readonly messages: ReadonlyArray<Message>
+  /** How many completions were created. */
+  readonly rounds: number
+  /** `true` when the last completion calls no tool; `false` when the loop stopped at `maxRounds`. */
+  readonly finished: boolean
+}
+
+/** Longest rendering of a call's arguments that an error carries. */
+const maxArgumentsShown = 200
+
+/**
+ * A tool call the loop cannot run: its `arguments` are not JSON (`InvalidArguments`), or no handler has
+ * its function name (`UnknownTool`). The loop stops with it; nothing of that round is sent back.
+ */
+export class ToolCallError extends Schema.TaggedError<ToolCallError>()("ToolCallError", {
+  reason: Schema.Literals(["InvalidArguments", "UnknownTool"]),
+  toolName: Schema.String,
+  toolCallId: Schema.String,
+  arguments: Schema.String,
+  round: Schema.Number
+}) {
+  override get message(): string {
+    return this.reason === "UnknownTool"
+      ? `The model called ${showValue(this.toolName)} (call ${this.toolCallId}, round ${this.round}), ` +
+        "which no handler answers: give runTools a handler for every tool of the request"
+      : `The arguments of the call ${this.toolCallId} to ${showValue(this.toolName)} (round ${this.round}) ` +
+        `are not JSON: ${showValue(this.arguments)}`
+  }
+}
+
+const defaultMaxRounds = 8
+const limitRounds = 100
+const defaultConcurrency = 4
+const limitConcurrency = 64
+
+const bounded = (
+  value: number | undefined,
+  fallback: number,
+  limit: number,
+  field: string
+): number | ValidationIssue => {
+  const chosen = value ?? fallback
+  return Number.isInteger(chosen) && chosen >= 1 && chosen <= limit
+    ? chosen
+    : new ValidationIssue({ path: field, message: `${field} must be an integer from 1 to ${limit}` })
+}
+
+const parseArguments = (call: ToolCall, round: number): Effect.Effect<unknown, ToolCallError> => {
+  const text = call.function.arguments
+  if (text.trim() === "") return Effect.succeed({})
+  try {
+    return Effect.succeed(JSON.parse(text) as unknown)
+  } catch {
+    return Effect.fail(
+      new ToolCallError({
+        reason: "InvalidArguments",
+        toolName: call.function.name,
+        toolCallId: call.id,
+        arguments: text.length <= maxArgumentsShown ? text : `${text.slice(0, maxArgumentsShown)}…`,
+        round
+      })
+    )
+  }
+}
+
+/** A string as it is; anything else as its JSON, or its text when it has none (a bigint, a cycle). */
+const answerText = (answer: unknown): string => {
+  if (typeof answer === "string") return answer
+  try {
+    return JSON.stringify(answer) ?? "null"
+  } catch {
+    return String(answer)
+  }
+}
+
+/**
+ * Runs the loop with `create` making each completion. Every call of a round is checked (its handler
+ * exists, its arguments parse) before any handler runs, so a round either runs whole or not at all.
+ */
+export const toolLoop = <E, R>(
+  create: (request: ChatRequest) => Effect.Effect<ChatCompletion, RequestError, StudioClient>,
+  request: ChatRequest,
+  handlers: ToolHandlers<E, R>,
+  options: RunToolsOptions = {}
+): Effect.Effect<ToolLoopResult, RequestError | ToolCallError | E, StudioClient | R> =>
+  Effect.suspend(() => {
+    const maxRounds = bounded(options.maxRounds, defaultMaxRounds, limitRounds, "maxRounds")
+    const concurrency = bounded(options.concurrency, defaultConcurrency, limitConcurrency, "concurrency")
+    const issues = [maxRounds, concurrency].filter((value) => value instanceof ValidationIssue)
+    if (typeof maxRounds !== "number" || typeof concurrency !== "number") {
+      return Effect.fail(new ValidationError({ operation: "chat.runTools", source: "client", issues }))
+    }
+    const runCall = (call: ToolCall, args: unknown, round: number) => {
+      const handler = handlers[call.function.name]!
+      return handler(args, call).pipe(
+        Effect.map((answer): Message => ({ role: "tool", tool_call_id: call.id, content: answerText(answer) })),
+        Effect.withSpan(
+          "studio.chat.tool",
+          spanOptions({
+            "gen_ai.operation.name": "execute_tool",
+            "gen_ai.tool.name": call.function.name,
+            "gen_ai.tool.call.id": call.id,
+            "studio.tool_loop.round": round
+          })
+        )
+      )
+    }
+    const loop = (
+      messages: ReadonlyArray<Message>,
+      round: number
+    ): Effect.Effect<ToolLoopResult, RequestError | ToolCallError | E, StudioClient | R> =>
+      Effect.flatMap(create({ ...request, messages }), (completion) => {
+        const message = completion.choices[0]?.message
+        const calls = message?.tool_calls ?? []
+        const conversation = message === undefined ? messages : [...messages, message]
+        if (calls.length === 0 || round >= maxRounds) {
+          return Effect.succeed({ completion, messages: conversation, rounds: round, finished: calls.length === 0 })
+        }
+        return Effect.forEach(calls, (call) => {
+          if (!Object.hasOwn(handlers, call.function.name)) {
+            return Effect.fail(
+              new ToolCallError({
+                reason: "UnknownTool",
+                toolName: call.function.name,
+                toolCallId: call.id,
+                arguments: call.function.arguments.slice(0, maxArgumentsShown),
+                round
+              })
+            )
+          }
+          return parseArguments(call, round)
+        }).pipe(
+          Effect.flatMap((args) =>
+            Effect.forEach(calls, (call, index) => runCall(call, args[index], round), { concurrency })
+          ),
+          Effect.flatMap((answers) => loop([...conversation, ...answers], round + 1))
+        )
+      })
+    return loop(request.messages, 1).pipe(
+      Effect.withSpan(
+        "studio.chat.runTools",
+        spanOptions({ "gen_ai.operation.name": "chat", "gen_ai.request.model": request.model })
+      )
+    )
+  })

@@ -1,0 +1,165 @@
+/**
+ * Decoding a server-sent event stream into the `data` of each event, however the body is split into
+ * reads: UTF-8 is decoded across read boundaries, lines may end in LF, CRLF or CR, `data:` may lack its
+ * space, comments and other fields (`event:`, `id:`, `retry:`) are skipped, and `data: [DONE]` ends it.
+ */
+import type { NonEmptyReadonlyArray } from "effect/Array"
+import * as Cause from "effect/Cause"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Pull from "effect/Pull"
+import * as Stream from "effect/Stream"
+import { afterDoneBytes, defaultMaxEventSize, doneMarker, SseParser } from "studio-effect-core/sse/SseParser"
+import { DecodeError, TransportError } from "../../StudioError.js"
+import { formatSize } from "../http/body.js"
+
+/** ... and for at most this long; then the body is released, whatever the server does. */
+export const afterDoneWindow: Duration.Duration = Duration.millis(100)
+
+/** Where a stream's events come from and what bounds them. */
+export interface DecodeOptions {
+  /** The operation's name, for the error of an event that is too large. */
+  readonly operation?: string | undefined
+  /** The largest event (its data lines and the line being read), in characters; 8 MiB when not given. */
+  readonly maxEventSize?: number | undefined
+}
+
+/** The bytes of one or more network reads of a body; `Cause.Done` at its end. */
+type BodyPull<E> = Pull.Pull<NonEmptyReadonlyArray<Uint8Array>, E>
+
+/**
+ * The `data` of each event of a body, up to `[DONE]`, each turned by `parse` into an output or an error. A
+ * body that ends before `[DONE]` fails with `TransportError`: a stream cut short is never taken for a
+ * complete answer; an event larger than `maxEventSize` fails with `DecodeError` and the body is released at
+ * once. The body is pulled as the events are: one read is parsed in one step, and its outputs go downstream
+ * as one array, except the first read's, which go in arrays of 1, 2, 4, ... outputs so that the first
+ * tokens go at once; outputs before a failed event are still delivered, then the stream fails.
+ *
+ * At `[DONE]` the stream ends: at most `afterDoneBytes` more are read, for at most `afterDoneWindow`, so
+ * that the body's end can arrive and the connection be reused; then the body is released, whether the
+ * server ended it, holds it open, or keeps sending.
+ */
+export const decodeEvents = <A, E2>(
+  method: string,
+  url: string,
+  /** The output of one event's `data`, or an `EventError` with the error that ends the stream. */
+  parse: (data: string) => A | EventError<E2>,
+  options: DecodeOptions = {}
+) =>
+<E, R>(bytes: Stream.Stream<Uint8Array, E, R>): Stream.Stream<A, E | E2 | TransportError | DecodeError, R> =>
+  Stream.transformPull(bytes, (read) => Effect.succeed(eventsOf(method, url, parse, options, read)))
+
+/** A bounded read after [DONE]: the body's end usually follows at once; nothing waits for more. */
+const drainAfterDone = <E>(read: BodyPull<E>): Effect.Effect<void> =>
+  Effect.suspend(() => {
+    let left = afterDoneBytes
+    const next: Effect.Effect<void, E | Cause.Done> = Effect.flatMap(read, (reads) => {
+      for (const bytes of reads) left -= bytes.length
+      return left > 0 ? next : Effect.void
+    })
+    return Effect.ignore(Effect.timeout(next, afterDoneWindow))
+  })
+
+/** The events of the bytes `read` gives, as `decodeEvents` says. */
+const eventsOf = <A, E2, E>(
+  method: string,
+  url: string,
+  parse: (data: string) => A | EventError<E2>,
+  options: DecodeOptions,
+  read: BodyPull<E>
+): Pull.Pull<NonEmptyReadonlyArray<A>, E | E2 | TransportError | DecodeError> => {
+  type Out = Pull.Pull<NonEmptyReadonlyArray<A>, E | E2 | TransportError | DecodeError>
+  const maxEventSize = options.maxEventSize ?? defaultMaxEventSize
+  const parser = new SseParser(maxEventSize)
+  const afterDone = drainAfterDone(read)
+  /** After the outputs of the last read went downstream: what follows them (the end, or an error). */
+  let next: Out | undefined = undefined
+
+  const emitted = (out: Array<A>): Out => Effect.succeed(out as unknown as NonEmptyReadonlyArray<A>)
+  /** The outputs, then `then` (the end, or an error). */
+  const finish = (out: Array<A>, then: Out): Out => {
+    if (out.length === 0) return then
+    next = then
+    return emitted(out)
+  }
+  const ended: Out = Cause.done()
+  const tooLarge = () =>
+    new DecodeError({
+      operation: options.operation ?? "stream",
+      reason: `an event is larger than ${formatSize(maxEventSize)} (maxEventSize): raise maxEventSize if it is ` +
+        "expected, or check what answers at this address"
+    })
+  /**
+   * The most outputs an array may carry while the first read is being handed over: 1, then 2, 4, ... (a
+   * slow start), so that the first tokens do not wait for the rest of a large first read; unbounded once
+   * the first read is through, when each read goes downstream as one array.
+   */
+  let limit = 1
+  /** Events of a read of which only the first outputs went downstream, from `heldAt`. */
+  let held: Array<string> | undefined = undefined
+  let heldAt = 0
+  /** Whether the parser overflowed after the held events. */
+  let heldOverflow = false
+
+  /**
+   * Adds the output of one event to `out`; or gives what ends the stream there: `[DONE]` (after the
+   * bounded read of the rest when the body is still open) or the event's error.
+   */
+  const add = (data: string, out: Array<A>, bodyOpen: boolean): Out | undefined => {
+    if (data === doneMarker) return bodyOpen ? Effect.andThen(afterDone, finish(out, ended)) : finish(out, ended)
+    const result = parse(data)
+    if (result instanceof EventError) return finish(out, Effect.fail(result.error))
+    out.push(result)
+    return undefined
+  }
+  /** The outputs of `events` from `from`, then what follows them: the end, an error, or the next read. */
+  const emit = (events: Array<string>, from: number, overflow: boolean): Out => {
+    const out: Array<A> = []
+    for (let i = from; i < events.length; i++) {
+      const over = add(events[i]!, out, true)
+      if (over !== undefined) return over
+      if (out.length === limit && (i + 1 < events.length || overflow)) {
+        held = events
+        heldAt = i + 1
+        heldOverflow = overflow
+        limit *= 2
+        return emitted(out)
+      }
+    }
+    limit = Number.POSITIVE_INFINITY
+    if (overflow) return finish(out, Effect.fail(tooLarge()))
+    return out.length === 0 ? pull : emitted(out)
+  }
+  const onEnd = (): Out => {
+    const out: Array<A> = []
+    for (const data of parser.end()) {
+      const over = add(data, out, false)
+      if (over !== undefined) return over
+    }
+    return finish(out, Effect.fail(new TransportError({ method, url, reason: "the event stream ended before [DONE]" })))
+  }
+  const onReads = (reads: NonEmptyReadonlyArray<Uint8Array>): Out => {
+    let events: Array<string> = []
+    for (const bytes of reads) {
+      const more = parser.push(bytes)
+      events = events.length === 0 ? more : events.concat(more)
+      if (parser.tooLarge) break
+    }
+    return emit(events, 0, parser.tooLarge)
+  }
+  const pull: Out = Effect.suspend(() => {
+    if (next !== undefined) return next
+    if (held !== undefined) {
+      const events = held
+      held = undefined
+      return emit(events, heldAt, heldOverflow)
+    }
+    return Pull.matchEffect(read, { onSuccess: onReads, onFailure: Effect.failCause, onDone: onEnd })
+  })
+  return pull
+}
+
+/** The error of an event that `parse` rejects (a class, so that no output is mistaken for it). */
+export class EventError<E> {
+  constructor(readonly error: E) {}
+}

@@ -1,0 +1,392 @@
+/**
+ * The reference service as one `HttpEffect`, routed with `effect/http`'s `HttpRouter`: chat completions
+ * (whole or streamed), orchestration runs, and the assistant resource, behind bearer auth, with optional
+ * rate limiting and fault injection. Requests are validated with the SDK's own schemas.
+ *
+ * @since 0.1.0
+ */
+import * as Clock from "effect/Clock"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as HttpRouter from "effect/http/HttpRouter"
+import * as HttpServerRequest from "effect/http/HttpServerRequest"
+import * as HttpServerResponse from "effect/http/HttpServerResponse"
+import * as Result from "effect/Result"
+import type * as Schema from "effect/Schema"
+import type * as Scope from "effect/Scope"
+import * as Stream from "effect/Stream"
+import { defaultAssistantStoreLimits, mergeRunConfiguration } from "studio-effect-core/reference/assistants"
+import { completion } from "studio-effect-core/reference/chat"
+import { makeIds } from "studio-effect-core/reference/ids"
+import { defaultRunStoreLimits, type RunFailure } from "studio-effect-core/reference/runs"
+import { chatModels, runModels } from "studio-effect-core/wire/models"
+import * as AssistantSchema from "../AssistantSchema.js"
+import { ChatRequest } from "../ChatSchema.js"
+import { RunRequest } from "../MaestroSchema.js"
+import { type AssistantTooLarge, makeAssistantStore } from "./assistants.js"
+import { type BodyTooLarge, declaredLength, defaultMaxBodyBytes, readText, tooLargeDetail } from "./body.js"
+import * as Chat from "./chat.js"
+import {
+  type ConnectionDropped,
+  cutBody,
+  dropConnection,
+  type Fault,
+  type FaultPlan,
+  faultsFor,
+  type RateLimitOptions
+} from "./faults.js"
+import { builtIn, type Model, type Reply, script } from "./model.js"
+import { makeRunStore } from "./runs.js"
+import * as Sse from "./sse.js"
+import * as Wire from "./wire.js"
+
+/**
+ * Options of the reference service. Everything is optional: by default it accepts any bearer token,
+ * answers with the built-in model (seed 0), completes runs in steps of 200 ms of Effect's clock, and
+ * neither limits rates nor injects faults.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface ReferenceOptions {
+  /** The API keys it accepts; when omitted, any non-empty bearer token. */
+  readonly apiKeys?: ReadonlyArray<string> | undefined
+  /** The seed of the built-in model and of identifiers (default 0). */
+  readonly seed?: number | undefined
+  /** The model: a function from request to reply, or a script of replies given in order. */
+  readonly model?: Model | ReadonlyArray<Reply> | undefined
+  /** Model identifiers accepted besides the interface's own. */
+  readonly extraModels?: ReadonlyArray<string> | undefined
+  /** How long one step of a run takes on Effect's clock (default 200 ms). */
+  readonly runStepDuration?: Duration.Input | undefined
+  /** Makes chosen runs fail, with the returned `error.message`. */
+  readonly failRun?: RunFailure | undefined
+  /** Rate limiting per API key; off when omitted. */
+  readonly rateLimit?: RateLimitOptions | undefined
+  /** Faults to inject; none when omitted. */
+  readonly faults?: FaultPlan | undefined
+  /** A pause between the events of a stream, on Effect's clock (default none). */
+  readonly streamEventDelay?: Duration.Input | undefined
+  /** The largest request body accepted, in bytes (default 1 MiB); a larger one is answered 413. */
+  readonly maxBodyBytes?: number | undefined
+  /** The deepest nesting of arrays and objects accepted in a JSON body (default 64); deeper is a 422. */
+  readonly maxJsonDepth?: number | undefined
+  /** The most runs kept (default 1,000); a new run evicts the oldest, which then answers 404. */
+  readonly maxRuns?: number | undefined
+  /** The most characters of run JSON kept, all runs together (default 64 Mi); the oldest are evicted first. */
+  readonly maxRunsSize?: number | undefined
+  /** The most assistants kept (default 500); creating one more evicts the oldest. */
+  readonly maxAssistants?: number | undefined
+  /** The longest assistant kept, in characters of its JSON (default 32 Ki); a longer one is a 413. */
+  readonly maxAssistantSize?: number | undefined
+}
+
+/**
+ * The base of every path of the service.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const basePath = "/studio/v1"
+
+const knownPaths = [
+  /^\/studio\/v1\/chat\/completions$/,
+  /^\/studio\/v1\/maestro\/runs(?:\/[^/]+)?$/,
+  /^\/studio\/v1\/assistants(?:\/[^/]+(?:\/run)?)?$/
+]
+
+const pathOf = (url: string): string => {
+  const q = url.indexOf("?")
+  return q === -1 ? url : url.slice(0, q)
+}
+
+/** The most API keys whose rate-limit windows are kept at once; past it, the oldest window is forgotten. */
+const maxRateLimitedKeys = 10_000
+
+const modelIssue = (accepted: ReadonlyArray<string>, loc: ReadonlyArray<string | number>): Wire.FastApiIssue => ({
+  loc,
+  msg: `Input should be ${accepted.map((m) => `'${m}'`).join(", ")}`,
+  type: "enum"
+})
+
+/**
+ * The service as an `HttpEffect`: it answers the `HttpServerRequest` in context, and fails only with
+ * `ConnectionDropped` when a fault closes the connection, which the transport then makes real.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type App = Effect.Effect<
+  HttpServerResponse.HttpServerResponse,
+  ConnectionDropped,
+  HttpServerRequest.HttpServerRequest | Scope.Scope
+>
+
+/**
+ * Builds the service's `HttpEffect`, with its own stores of runs and assistants.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const make = (options: ReferenceOptions = {}): Effect.Effect<App, never, Scope.Scope> =>
+  Effect.suspend(() => {
+    const seed = options.seed ?? 0
+    const ids = makeIds(seed)
+    const model: Model = options.model === undefined
+      ? builtIn
+      : typeof options.model === "function"
+      ? options.model
+      : script(options.model)
+    const acceptedChatModels = [...chatModels, ...(options.extraModels ?? [])]
+    const acceptedRunModels = [...runModels, ...(options.extraModels ?? [])]
+    const runs = makeRunStore({
+      model,
+      seed,
+      ids,
+      stepDuration: Duration.fromInputUnsafe(options.runStepDuration ?? Duration.millis(200)),
+      failRun: options.failRun,
+      maxRuns: options.maxRuns ?? defaultRunStoreLimits.maxRuns,
+      maxRunsSize: options.maxRunsSize ?? defaultRunStoreLimits.maxRunsSize
+    })
+    const assistants = makeAssistantStore(ids, {
+      maxAssistants: options.maxAssistants ?? defaultAssistantStoreLimits.maxAssistants,
+      maxAssistantSize: options.maxAssistantSize ?? defaultAssistantStoreLimits.maxAssistantSize
+    })
+    const keys = options.apiKeys === undefined ? undefined : new Set(options.apiKeys)
+    const windows = new Map<string, { start: number; count: number }>()
+    let requestCount = 0
+    const maxBodyBytes = options.maxBodyBytes ?? defaultMaxBodyBytes
+    const maxJsonDepth = options.maxJsonDepth ?? Wire.defaultMaxJsonDepth
+    // the connection closes after a 413, so the rest of an unread body is not drained on a kept-alive socket
+    const tooLarge = () => Wire.detail(413, tooLargeDetail(maxBodyBytes), { connection: "close" })
+
+    // -- request helpers ------------------------------------------------------------------------------
+
+    /**
+     * The request body decoded with a schema: a bad body becomes the 422 FastAPI would send, one nested too
+     * deeply a 422 before any decoding, and one over the size limit `BodyTooLarge` (a 413).
+     */
+    const body = <A>(schema: Schema.ConstraintDecoder<A>) =>
+      Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
+        readText(request, maxBodyBytes).pipe(
+          Effect.catchTag("BodyUnreadable", () => Effect.succeed("\u0000")),
+          Effect.flatMap((text): Effect.Effect<A, Wire.InvalidBody> => {
+            const parsed = Wire.parseJson(text)
+            if (Result.isFailure(parsed)) return Effect.fail(parsed.failure)
+            const shape = Wire.shapeOf(parsed.success, maxJsonDepth)
+            if (shape.tooDeep) return Effect.fail(new Wire.InvalidBody([Wire.tooDeepIssue(maxJsonDepth)]))
+            return Wire.decodeBody(schema, parsed.success, shape.values <= Wire.maxValuesForEveryIssue)
+          })
+        ))
+
+    const bearer = (request: HttpServerRequest.HttpServerRequest): string | undefined => {
+      const header = request.headers["authorization"]
+      const match = header === undefined ? null : /^Bearer\s+(\S+)\s*$/i.exec(header)
+      return match === null ? undefined : match[1]
+    }
+
+    /** Auth, then the rate limit, then the handler; validation failures become 422s. */
+    const endpoint = (
+      handler: Effect.Effect<
+        HttpServerResponse.HttpServerResponse,
+        Wire.InvalidBody | BodyTooLarge,
+        HttpServerRequest.HttpServerRequest | HttpRouter.RouteContext
+      >
+    ) =>
+      Effect.gen(function*() {
+        const request = yield* HttpServerRequest.HttpServerRequest
+        const key = bearer(request)
+        if (key === undefined || (keys !== undefined && !keys.has(key))) {
+          return Wire.detail(401, Wire.unauthorizedDetail)
+        }
+        if (options.rateLimit !== undefined) {
+          const now = yield* Clock.currentTimeMillis
+          const window = Duration.toMillis(options.rateLimit.window ?? Duration.minutes(1))
+          const current = windows.get(key)
+          const slot = current === undefined || now - current.start >= window ? { start: now, count: 0 } : current
+          slot.count++
+          if (slot !== current) {
+            // re-inserted, so the map stays in the order windows started: expired ones are at its front
+            windows.delete(key)
+            windows.set(key, slot)
+            for (const [oldKey, old] of windows) {
+              if (now - old.start < window && windows.size <= maxRateLimitedKeys) break
+              windows.delete(oldKey)
+            }
+          }
+          if (slot.count > options.rateLimit.limit) {
+            const seconds = Math.max(1, Math.ceil((slot.start + window - now) / 1000))
+            return Wire.detail(429, "Too many requests: rate limit exceeded.", { "retry-after": String(seconds) })
+          }
+        }
+        return yield* handler.pipe(
+          Effect.catchTags({
+            InvalidBody: (error) => Effect.succeed(Wire.unprocessable(error.issues)),
+            BodyTooLarge: () => Effect.succeed(tooLarge())
+          })
+        )
+      })
+
+    const param = (name: string) => Effect.map(HttpRouter.params, (params) => params[name] ?? "")
+
+    // -- chat -----------------------------------------------------------------------------------------
+
+    const chat = endpoint(Effect.gen(function*() {
+      const request = yield* Effect.filterOrFail(
+        body(ChatRequest),
+        (request) => acceptedChatModels.includes(request.model),
+        () => new Wire.InvalidBody([modelIssue(acceptedChatModels, ["body", "model"])])
+      )
+      const generated = yield* Chat.generate(model, request, { seed, ids })
+      if (request.stream !== true) return Wire.json(completion(generated))
+      const pause = options.streamEventDelay === undefined
+        ? undefined
+        : Duration.fromInputUnsafe(options.streamEventDelay)
+      const chunks = pause === undefined || Duration.toMillis(pause) === 0
+        ? Chat.chunks(generated)
+        : Stream.suspend(() => {
+          // a pause between events: the first goes out at once
+          let first = true
+          return Chat.chunks(generated).pipe(
+            Stream.tap(() => first ? Effect.sync(() => (first = false)) : Effect.sleep(pause))
+          )
+        })
+      return HttpServerResponse.stream(Sse.encode(chunks), {
+        contentType: "text/event-stream",
+        headers: { "cache-control": "no-cache" }
+      })
+    }))
+
+    // -- runs -----------------------------------------------------------------------------------------
+
+    /** A body whose `models`, when given, names a model the service runs; another is a 422 at `body.models.0`. */
+    const runBody = <A extends { readonly models?: ReadonlyArray<string> | undefined }>(
+      schema: Schema.ConstraintDecoder<A>
+    ) =>
+      Effect.filterOrFail(
+        body(schema),
+        (request) => request.models?.[0] === undefined || acceptedRunModels.includes(request.models[0]),
+        () => new Wire.InvalidBody([modelIssue(acceptedRunModels, ["body", "models", 0])])
+      )
+
+    const createRun = endpoint(Effect.gen(function*() {
+      const request = yield* runBody(RunRequest)
+      return Wire.json(yield* runs.create(request))
+    }))
+
+    const retrieveRun = endpoint(Effect.gen(function*() {
+      const id = yield* param("id")
+      const run = yield* runs.retrieve(id)
+      return run === undefined ? Wire.notFound("Run", id) : Wire.json(run)
+    }))
+
+    // -- assistants -----------------------------------------------------------------------------------
+
+    /** An assistant longer than the store keeps: 413, and nothing is stored. */
+    const tooLong = (error: AssistantTooLarge) => Effect.succeed(Wire.detail(413, error.message))
+
+    const createAssistant = endpoint(Effect.gen(function*() {
+      const request = yield* runBody(AssistantSchema.CreateAssistantRequest)
+      return yield* assistants.create(request).pipe(
+        Effect.map(Wire.json),
+        Effect.catchTag("AssistantTooLarge", tooLong)
+      )
+    }))
+
+    const listAssistants = endpoint(Effect.map(assistants.listJson, Wire.jsonText))
+
+    const retrieveAssistant = endpoint(Effect.gen(function*() {
+      const id = yield* param("id")
+      const assistant = yield* assistants.retrieve(id)
+      return assistant === undefined ? Wire.notFound("Assistant", id) : Wire.json(assistant)
+    }))
+
+    const updateAssistant = endpoint(Effect.gen(function*() {
+      const id = yield* param("id")
+      if ((yield* assistants.retrieve(id)) === undefined) return Wire.notFound("Assistant", id)
+      const request = yield* runBody(AssistantSchema.ModifyAssistantRequest)
+      return yield* assistants.update(id, request).pipe(
+        Effect.map((updated) => updated === undefined ? Wire.notFound("Assistant", id) : Wire.json(updated)),
+        Effect.catchTag("AssistantTooLarge", tooLong)
+      )
+    }))
+
+    const deleteAssistant = endpoint(Effect.gen(function*() {
+      const id = yield* param("id")
+      const deleted = yield* assistants.remove(id)
+      return deleted === undefined ? Wire.notFound("Assistant", id) : Wire.json(deleted)
+    }))
+
+    const runAssistant = endpoint(Effect.gen(function*() {
+      const id = yield* param("id")
+      const assistant = yield* assistants.retrieve(id)
+      if (assistant === undefined) return Wire.notFound("Assistant", id)
+      const request = yield* runBody(AssistantSchema.AssistantRunRequest)
+      return Wire.json(yield* runs.create(mergeRunConfiguration(assistant, request)))
+    }))
+
+    // -- routing --------------------------------------------------------------------------------------
+
+    const routes = HttpRouter.addAll([
+      HttpRouter.route("POST", `${basePath}/chat/completions`, chat),
+      HttpRouter.route("POST", `${basePath}/maestro/runs`, createRun),
+      HttpRouter.route("GET", `${basePath}/maestro/runs/:id`, retrieveRun),
+      HttpRouter.route("GET", `${basePath}/assistants`, listAssistants),
+      HttpRouter.route("POST", `${basePath}/assistants`, createAssistant),
+      HttpRouter.route("GET", `${basePath}/assistants/:id`, retrieveAssistant),
+      HttpRouter.route("PATCH", `${basePath}/assistants/:id`, updateAssistant),
+      HttpRouter.route("DELETE", `${basePath}/assistants/:id`, deleteAssistant),
+      HttpRouter.route("POST", `${basePath}/assistants/:id/run`, runAssistant),
+      HttpRouter.route("POST", `${basePath}/assistants/:id`, runAssistant)
+    ])
+
+    return Effect.map(HttpRouter.toHttpEffect(routes), (router): App => {
+      const served = router.pipe(
+        Effect.catchReason("HttpServerError", "RouteNotFound", (notFound) =>
+          Effect.succeed(
+            knownPaths.some((pattern) => pattern.test(pathOf(notFound.request.url)))
+              ? Wire.detail(405, "Method Not Allowed")
+              : Wire.detail(404, "Not Found")
+          )),
+        Effect.orDie,
+        Effect.catchDefect(() => Effect.succeed(Wire.detail(500, "Internal Server Error")))
+      )
+
+      /** A body declared larger than the limit is refused before anything else, as a proxy in front would. */
+      const routed = Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
+        const declared = declaredLength(request)
+        return declared !== undefined && declared > maxBodyBytes ? Effect.succeed(tooLarge()) : served
+      })
+
+      /** Runs the request through the faults the plan gives it. */
+      const withFaults = (faults: ReadonlyArray<Fault>) =>
+        Effect.gen(function*() {
+          const request = yield* HttpServerRequest.HttpServerRequest
+          let cut: Extract<Fault, { readonly _tag: "DropMidStream" | "CutStream" }> | undefined
+          for (const fault of faults) {
+            switch (fault._tag) {
+              case "Delay":
+                yield* Effect.sleep(fault.duration)
+                break
+              case "Drop":
+                return yield* dropConnection(request)
+              case "Status":
+                return Wire.detail(fault.status, fault.detail ?? "Injected fault.", fault.headers ?? {})
+              default:
+                cut = fault
+            }
+          }
+          const response = yield* routed
+          return cut === undefined ? response : yield* cutBody(request, response, cut)
+        })
+
+      return Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
+        const faults = faultsFor(options.faults, {
+          method: request.method,
+          path: pathOf(request.url),
+          index: requestCount++
+        })
+        return faults.length === 0 ? routed : withFaults(faults)
+      })
+    })
+  })

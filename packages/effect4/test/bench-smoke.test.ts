@@ -1,0 +1,91 @@
+/**
+ * The repository's benchmark harness (`bench/run.ts`) at a tiny scale, for the peers and the Effect 4
+ * line: the server starts, every client runs every scenario in its own process, and every token arrives;
+ * the line's imports and command are measured when its dist/ is built, and said to be missing otherwise.
+ * No timing is asserted. `BENCH_CLIENTS` (comma-separated) narrows the clients.
+ */
+import { describe, expect, it } from "vitest"
+import { clientsOf, report, runBench } from "../../../bench/run.js"
+
+const clients = process.env.BENCH_CLIENTS?.split(",") ?? [...clientsOf("peer"), ...clientsOf("effect4")]
+
+describe("bench harness, Effect 4 line", () => {
+  it("runs every client through every scenario, and every token arrives", async () => {
+    const results = await runBench({
+      scale: 0.002,
+      reps: 1,
+      clients,
+      node: { binary: process.execPath },
+      oneProcessPerClient: true
+    })
+    for (
+      const scenario of [
+        "sequential",
+        "concurrent",
+        "stream-events",
+        "stream-coalesced",
+        "short-streams",
+        "long-stream"
+      ]
+    ) {
+      for (const client of clients) {
+        const sample = results.scenarios[scenario]?.[client]
+        expect(sample, `${scenario} ${client}`).toBeDefined()
+        // the ai21 SDK decodes each read on its own, so a character cut across reads may be corrupted
+        if (client !== "ai21") expect(sample!.garbled ?? 0, `${scenario} ${client}`).toBe(0)
+      }
+    }
+    if (clients.includes("studio4-undici")) {
+      expect(results.scenarios["validation"]?.["studio4-undici"]?.chatValidationUs).toBeGreaterThan(0)
+    }
+    for (const client of clients) {
+      expect(results.nodes[client], client).toBe(process.versions.node)
+      expect(results.scenarios["sequential"]?.[client]?.cpuUsPerRequest, client).toBeGreaterThan(0)
+      expect(results.scenarios["short-streams"]?.[client]?.cpuUsPerStream, client).toBeGreaterThan(0)
+      expect(results.scenarios["stream-events"]?.[client]?.firstTokenMs, client).toBeGreaterThan(0)
+    }
+    for (const peer of ["ai21", "openai"].filter((peer) => clients.includes(peer))) {
+      expect(results.imports[peer]?.[process.versions.node], peer).toBeGreaterThan(0)
+    }
+    // each is measured, or the report says why not (dist/ missing, or rebuilt while the run loaded it)
+    const measuredOrExplained = (record: Record<string, Record<string, number>>, id: string) => {
+      const value = record[id]?.[process.versions.node]
+      if (value !== undefined) expect(value, id).toBeGreaterThan(0)
+      else {
+        expect(
+          results.notMeasured.some((note) =>
+            note.includes("packages/effect4/dist is missing") || note.startsWith(`${id} on Node.js`)
+          ),
+          id
+        ).toBe(true)
+      }
+    }
+    for (const entry of ["studio-effect", "studio-effect/reference", "studio-effect/ai"]) {
+      measuredOrExplained(results.imports, `effect4:${entry}`)
+    }
+    measuredOrExplained(results.commands, "effect4")
+
+    const printed = report(results, clients)
+    expect(printed).toContain("| client | Node.js |")
+    // with every client, every target of the line is judged in the report
+    if (process.env.BENCH_CLIENTS === undefined) {
+      expect(printed).toContain("| target | verdict | numbers |")
+      expect(printed).toContain("Effect 4 floor")
+      for (
+        const target of [
+          "sequential requests",
+          "requests at c=32",
+          "500 short streams",
+          "100k stream, one event per write",
+          "100k stream, 16 KiB writes",
+          "outside Effect",
+          "time to first token",
+          "validation of a typical chat request",
+          "1M-token stream",
+          ...(results.imports["effect4:studio-effect"] === undefined ? [] : ["`import \"studio-effect\"`"]),
+          ...(results.commands["effect4"] === undefined ? [] : ["`studio-effect --version`"])
+        ]
+      ) expect(printed).toContain(target)
+    }
+  }, 180_000)
+})

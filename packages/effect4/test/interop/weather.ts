@@ -1,0 +1,16 @@
+/** The tool-calling conversation the interop tests hold: one weather tool and the question that calls it. */
+
+export const weather = {
+  type: "function" as const,
+  function: {
+    name: "get_weather",
+    description: "The current weather in a city",
+    parameters: {
+      type: "object" as const,
+      properties: { city: { type: "string", description: "The city" } },
+      required: ["city"]
+    }
+  }
+}
+
+export const question = { role: "user" as const, content: "What is the weather in \"Lisbon\"?" }

@@ -1,0 +1,18 @@
+/**
+ * vitest's global setup: builds dist/ afresh (`npm run prepack`: clean, then build, as before packing) once
+ * before the tests that run the built command or pack the package, when the run includes them (a whole run,
+ * or one naming them).
+ */
+import { execFileSync } from "node:child_process"
+import { fileURLToPath } from "node:url"
+
+const root = fileURLToPath(new URL("../..", import.meta.url))
+
+/** Test files that need dist/. */
+const needsBuild = /cli|package/
+
+export default function setup(): void {
+  const filters = process.argv.slice(2).filter((arg) => !arg.startsWith("-") && arg !== "run" && arg !== "watch")
+  if (filters.length > 0 && !filters.some((filter) => needsBuild.test(filter))) return
+  execFileSync("npm", ["run", "prepack", "--silent"], { cwd: root, stdio: "inherit" })
+}

@@ -1,0 +1,45 @@
+/**
+ * `studio-effect serve` as a user runs it: the built bin (bin/studio-effect.mjs over dist/, built by the
+ * global setup for test files whose names match `cli` or `package`) spawned as a process on 127.0.0.1.
+ */
+import * as Effect from "effect/Effect"
+import type * as Scope from "effect/Scope"
+import { type ChildProcess, spawn } from "node:child_process"
+import { fileURLToPath } from "node:url"
+
+const root = fileURLToPath(new URL("../..", import.meta.url))
+const bin = fileURLToPath(new URL("../../bin/studio-effect.mjs", import.meta.url))
+
+/** A running `serve`, its URL read from its banner. */
+export const startServe = (args: ReadonlyArray<string>) =>
+  new Promise<{ child: ChildProcess; url: string }>((resolve, reject) => {
+    const child = spawn(process.execPath, [bin, "serve", ...args], {
+      cwd: root,
+      env: { ...process.env, STUDIO_API_KEY: "", STUDIO_BASE_URL: "" }
+    })
+    let out = ""
+    child.stdout.on("data", (data) => {
+      out += String(data)
+      const match = /listening on (http:\/\/\S+)/.exec(out)
+      if (match !== null) resolve({ child, url: match[1]! })
+    })
+    child.on("exit", (code) => reject(new Error(`serve exited with ${code}: ${out}`)))
+  })
+
+/** Interrupts a `serve` (SIGINT) and resolves with its exit code. */
+export const stop = (child: ChildProcess) =>
+  new Promise<number | null>((resolve) => {
+    if (child.exitCode !== null) return resolve(child.exitCode)
+    child.on("exit", (code) => resolve(code))
+    child.kill("SIGINT")
+  })
+
+/** `serve --port 0` with `args` for the life of the scope: its URL. */
+export const served = (args: ReadonlyArray<string>): Effect.Effect<{ readonly url: string }, never, Scope.Scope> =>
+  Effect.map(
+    Effect.acquireRelease(
+      Effect.promise(() => startServe(["--port", "0", ...args])),
+      ({ child }) => Effect.promise(() => stop(child))
+    ),
+    ({ url }) => ({ url })
+  )

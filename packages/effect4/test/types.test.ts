@@ -1,0 +1,177 @@
+/**
+ * What a user's editor shows: each operation's error type holds only the errors it can fail with (so
+ * `catchTags` offers only those), and the main answers carry their names instead of expanded structs.
+ * Each schema decodes to exactly the wire type that `studio-effect-core` states (each is assignable to the
+ * other). Checked with the TypeScript compiler on a small program, as an editor would.
+ */
+import * as path from "node:path"
+import ts from "typescript"
+import { describe, expect, it } from "vitest"
+
+const root = path.resolve(import.meta.dirname, "..")
+const probePath = path.join(root, "test", "types-probe.ts")
+
+const probe = `
+import { Effect, Stream } from "effect"
+import type * as WireAssistant from "studio-effect-core/wire/assistant"
+import type * as WireChat from "studio-effect-core/wire/chat"
+import type * as WireMaestro from "studio-effect-core/wire/maestro"
+import { AssistantSchema, Assistants, Chat, ChatSchema, Maestro, MaestroSchema } from "../src/index.js"
+
+const request = { model: "fpmodel-mini", messages: [{ role: "user" as const, content: "Hi" }] }
+
+export const yielded = Effect.gen(function*() {
+  const completion = yield* Chat.create(request)
+  const chunk = yield* Stream.runHead(Chat.stream(request))
+  const run = yield* Maestro.create({ input: "Hi" })
+  const assistant = yield* Assistants.retrieve("asst_1")
+  return { completion, chunk, run, assistant }
+})
+
+export const createErrors = Effect.flip(Chat.create(request))
+export const streamErrors = Effect.flip(Stream.runDrain(Chat.stream(request)))
+export const retrieveErrors = Effect.flip(Maestro.retrieve("run-1"))
+export const pollErrors = Effect.flip(Maestro.poll("run-1"))
+
+export const impossible = Chat.create(request).pipe(Effect.catchTags({ RunFailed: () => Effect.void }))
+export const possible = Chat.create(request).pipe(Effect.catchTags({ RateLimit: () => Effect.void }))
+
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false
+export const wire0: Same<typeof ChatSchema.ToolCallInput.Type, WireChat.ToolCallInput> = true
+export const wire1: Same<typeof ChatSchema.ChatMessage.Type, WireChat.ChatMessage> = true
+export const wire2: Same<typeof ChatSchema.FunctionParameters.Type, WireChat.FunctionParameters> = true
+export const wire3: Same<typeof ChatSchema.ChatTool.Type, WireChat.ChatTool> = true
+export const wire4: Same<typeof ChatSchema.DocumentMetadata.Type, WireChat.DocumentMetadata> = true
+export const wire5: Same<typeof ChatSchema.DocumentMetadataMap.Type, WireChat.DocumentMetadataMap> = true
+export const wire6: Same<typeof ChatSchema.Document.Type, WireChat.Document> = true
+export const wire7: Same<typeof ChatSchema.ResponseFormat.Type, WireChat.ResponseFormat> = true
+export const wire8: Same<typeof ChatSchema.ChatRequest.Type, WireChat.ChatRequest> = true
+export const wire9: Same<typeof ChatSchema.Usage.Type, WireChat.Usage> = true
+export const wire10: Same<typeof ChatSchema.ToolCall.Type, WireChat.ToolCall> = true
+export const wire11: Same<typeof ChatSchema.CompletionMessage.Type, WireChat.CompletionMessage> = true
+export const wire12: Same<typeof ChatSchema.FinishReason.Type, WireChat.FinishReason> = true
+export const wire13: Same<typeof ChatSchema.ChatCompletionChoice.Type, WireChat.ChatCompletionChoice> = true
+export const wire14: Same<typeof ChatSchema.ChatCompletion.Type, WireChat.ChatCompletion> = true
+export const wire15: Same<typeof ChatSchema.ToolCallDelta.Type, WireChat.ToolCallDelta> = true
+export const wire16: Same<typeof ChatSchema.ChatDelta.Type, WireChat.ChatDelta> = true
+export const wire17: Same<typeof ChatSchema.ChatCompletionChunkChoice.Type, WireChat.ChatCompletionChunkChoice> = true
+export const wire18: Same<typeof ChatSchema.ChatCompletionChunk.Type, WireChat.ChatCompletionChunk> = true
+export const wire19: Same<typeof MaestroSchema.RunMessage.Type, WireMaestro.RunMessage> = true
+export const wire20: Same<typeof MaestroSchema.RunInput.Type, WireMaestro.RunInput> = true
+export const wire21: Same<typeof MaestroSchema.Requirement.Type, WireMaestro.Requirement> = true
+export const wire22: Same<typeof MaestroSchema.McpTool.Type, WireMaestro.McpTool> = true
+export const wire23: Same<typeof MaestroSchema.HttpTool.Type, WireMaestro.HttpTool> = true
+export const wire24: Same<typeof MaestroSchema.FileSearchTool.Type, WireMaestro.FileSearchTool> = true
+export const wire25: Same<typeof MaestroSchema.WebSearchTool.Type, WireMaestro.WebSearchTool> = true
+export const wire26: Same<typeof MaestroSchema.RunTool.Type, WireMaestro.RunTool> = true
+export const wire27: Same<typeof MaestroSchema.ToolResources.Type, WireMaestro.ToolResources> = true
+export const wire28: Same<typeof MaestroSchema.Budget.Type, WireMaestro.Budget> = true
+export const wire29: Same<typeof MaestroSchema.ResponseLanguage.Type, WireMaestro.ResponseLanguage> = true
+export const wire30: Same<typeof MaestroSchema.RunInclude.Type, WireMaestro.RunInclude> = true
+export const wire31: Same<typeof MaestroSchema.RunRequest.Type, WireMaestro.RunRequest> = true
+export const wire32: Same<typeof MaestroSchema.RunStatus.Type, WireMaestro.RunStatus> = true
+export const wire33: Same<typeof MaestroSchema.RequirementScore.Type, WireMaestro.RequirementScore> = true
+export const wire34: Same<typeof MaestroSchema.RequirementsResult.Type, WireMaestro.RequirementsResult> = true
+export const wire35: Same<typeof MaestroSchema.DataSources.Type, WireMaestro.DataSources> = true
+export const wire36: Same<typeof MaestroSchema.MaestroRun.Type, WireMaestro.MaestroRun> = true
+export const wire37: Same<typeof AssistantSchema.ServiceRequirement.Type, WireAssistant.ServiceRequirement> = true
+export const wire38: Same<typeof AssistantSchema.AssistantRequirementInput.Type, WireAssistant.AssistantRequirementInput> = true
+export const wire39: Same<typeof AssistantSchema.AssistantRunInclude.Type, WireAssistant.AssistantRunInclude> = true
+export const wire40: Same<typeof AssistantSchema.OutputType.Type, WireAssistant.OutputType> = true
+export const wire41: Same<typeof AssistantSchema.AssistantResponseLanguage.Type, WireAssistant.AssistantResponseLanguage> = true
+export const wire42: Same<typeof AssistantSchema.AssistantRunRequest.Type, WireAssistant.AssistantRunRequest> = true
+export const wire43: Same<typeof AssistantSchema.AssistantType.Type, WireAssistant.AssistantType> = true
+export const wire44: Same<typeof AssistantSchema.Visibility.Type, WireAssistant.Visibility> = true
+export const wire45: Same<typeof AssistantSchema.Optimization.Type, WireAssistant.Optimization> = true
+export const wire46: Same<typeof AssistantSchema.StarterQuestion.Type, WireAssistant.StarterQuestion> = true
+export const wire47: Same<typeof AssistantSchema.WorkflowConfig.Type, WireAssistant.WorkflowConfig> = true
+export const wire48: Same<typeof AssistantSchema.AssistantRequirement.Type, WireAssistant.AssistantRequirement> = true
+export const wire49: Same<typeof AssistantSchema.AssistantTool.Type, WireAssistant.AssistantTool> = true
+export const wire50: Same<typeof AssistantSchema.Assistant.Type, WireAssistant.Assistant> = true
+export const wire51: Same<typeof AssistantSchema.AssistantList.Type, WireAssistant.AssistantList> = true
+export const wire52: Same<typeof AssistantSchema.DeletedAssistant.Type, WireAssistant.DeletedAssistant> = true
+export const wire53: Same<typeof AssistantSchema.CreateAssistantRequest.Type, WireAssistant.CreateAssistantRequest> = true
+export const wire54: Same<typeof AssistantSchema.ModifyAssistantRequest.Type, WireAssistant.ModifyAssistantRequest> = true
+`
+
+const compile = () => {
+  const parsed = ts.getParsedCommandLineOfConfigFile(path.join(root, "tsconfig.json"), {}, {
+    ...ts.sys,
+    onUnRecoverableConfigFileDiagnostic: (diagnostic) => {
+      throw new Error(ts.flattenDiagnosticMessageText(diagnostic.messageText, "\n"))
+    }
+  })!
+  const host = ts.createCompilerHost(parsed.options)
+  const getSourceFile = host.getSourceFile
+  host.getSourceFile = (fileName, languageVersion, ...rest) =>
+    path.resolve(fileName) === probePath
+      ? ts.createSourceFile(fileName, probe, languageVersion, true)
+      : getSourceFile.call(host, fileName, languageVersion, ...rest)
+  const fileExists = host.fileExists
+  host.fileExists = (fileName) => path.resolve(fileName) === probePath || fileExists.call(host, fileName)
+  const program = ts.createProgram([probePath], parsed.options, host)
+  const source = program.getSourceFile(probePath)!
+  const checker = program.getTypeChecker()
+  const declarations = new Map<string, ts.Node>()
+  const visit = (node: ts.Node): void => {
+    if (ts.isVariableDeclaration(node) && ts.isIdentifier(node.name)) declarations.set(node.name.text, node.name)
+    ts.forEachChild(node, visit)
+  }
+  visit(source)
+  const typeOf = (name: string) => checker.typeToString(checker.getTypeAtLocation(declarations.get(name)!))
+  /** The tags of the success type of an `Effect` (here, a flipped error type). */
+  const tagsOf = (name: string) => {
+    const effect = checker.getTypeAtLocation(declarations.get(name)!) as ts.TypeReference
+    const success = checker.getTypeArguments(effect)[0]!
+    const members = success.isUnion() ? success.types : [success]
+    return members.map((member) =>
+      checker.typeToString(checker.getTypeOfSymbol(checker.getPropertyOfType(member, "_tag")!)).replace(/"/g, "")
+    ).sort()
+  }
+  const errors = ts.getPreEmitDiagnostics(program, source).map((diagnostic) => ({
+    line: source.getLineAndCharacterOfPosition(diagnostic.start ?? 0).line + 1,
+    at: probe.slice(diagnostic.start ?? 0, (diagnostic.start ?? 0) + (diagnostic.length ?? 0))
+  }))
+  return { typeOf, tagsOf, errors, lineOf: (text: string) => probe.split("\n").findIndex((l) => l.includes(text)) + 1 }
+}
+
+const requestErrors = [
+  "ApiError",
+  "AuthError",
+  "DecodeError",
+  "NotFound",
+  "RateLimit",
+  "TimeoutError",
+  "TransportError",
+  "ValidationError"
+]
+
+describe("types as an editor shows them", () => {
+  const result = compile()
+
+  it("a yielded completion, chunk, run and assistant show their names", () => {
+    expect(result.typeOf("completion")).toBe("ChatCompletion")
+    expect(result.typeOf("chunk")).toBe("Option<ChatCompletionChunk>")
+    expect(result.typeOf("run")).toBe("MaestroRun")
+    expect(result.typeOf("assistant")).toBe("Assistant")
+  })
+
+  it("a single request fails only with the errors of a request; polling adds RunFailed and PollTimeout", () => {
+    expect(result.tagsOf("createErrors")).toEqual(requestErrors)
+    expect(result.tagsOf("streamErrors")).toEqual(requestErrors)
+    expect(result.tagsOf("retrieveErrors")).toEqual(requestErrors)
+    expect(result.tagsOf("pollErrors")).toEqual([...requestErrors, "PollTimeout", "RunFailed"].sort())
+  })
+
+  it("catchTags on Chat.create refuses an impossible case and takes a possible one", () => {
+    const errors = result.errors.filter((error) => !error.at.startsWith("wire"))
+    expect(errors.map((error) => error.line)).toEqual([result.lineOf("impossible")])
+    expect(errors[0]!.at).toBe("RunFailed")
+  })
+
+  it("each schema decodes to the wire type of the core, and the wire type is what the schema decodes to", () => {
+    const checked = probe.split("\n").filter((line) => line.startsWith("export const wire"))
+    expect(checked).toHaveLength(55)
+    expect(result.errors.filter((error) => error.at.startsWith("wire"))).toEqual([])
+  })
+})

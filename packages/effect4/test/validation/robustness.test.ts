@@ -1,0 +1,111 @@
+/**
+ * The validators never crash: any value gives either a decoded request or `ValidationError` issues, and
+ * fields the interface does not list are kept rather than rejected.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import * as Result from "effect/Result"
+import * as fc from "fast-check"
+import { ChatRequest } from "../../src/ChatSchema.js"
+import { validateRequest } from "../../src/internal/schema/validate.js"
+import { RunRequest } from "../../src/MaestroSchema.js"
+import { ValidationError } from "../../src/StudioError.js"
+import { extraFields, validChatRequest, validRunRequest } from "./arbitraries.js"
+import { expectActionable, expectValid, wireForm } from "./support.js"
+
+const chatFieldNames = [
+  "model",
+  "messages",
+  "tools",
+  "documents",
+  "response_format",
+  "max_tokens",
+  "temperature",
+  "top_p",
+  "stop",
+  "n",
+  "stream"
+]
+const runFieldNames = [
+  "input",
+  "system_prompt",
+  "requirements",
+  "tools",
+  "models",
+  "budget",
+  "include",
+  "response_language",
+  "tool_resources"
+]
+
+/** Requests with the right field names and anything at all as values. */
+const anythingUnder = (names: ReadonlyArray<string>) =>
+  fc.dictionary(fc.constantFrom(...names), fc.oneof(fc.anything(), fc.jsonValue()), { maxKeys: names.length })
+
+/** A valid request with one field's value replaced by anything. */
+const withOneFieldReplaced = <A extends object>(valid: fc.Arbitrary<A>, names: ReadonlyArray<string>) =>
+  fc.tuple(valid, fc.constantFrom(...names), fc.oneof(fc.anything(), fc.jsonValue())).map(
+    ([request, name, value]) => ({ ...request, [name]: value })
+  )
+
+const schemas = [
+  { name: "ChatRequest", schema: ChatRequest as any, fields: chatFieldNames, valid: validChatRequest as any },
+  { name: "RunRequest", schema: RunRequest as any, fields: runFieldNames, valid: validRunRequest as any }
+] as const
+
+describe.each(schemas)("$name never crashes", ({ fields, schema, valid }) => {
+  const inputs = fc.oneof(
+    fc.anything(),
+    fc.jsonValue(),
+    anythingUnder(fields),
+    withOneFieldReplaced(valid, fields)
+  )
+
+  it("any value gives a decoded request or actionable issues, never an exception or a defect", () => {
+    fc.assert(
+      fc.property(inputs, (input) => {
+        // A defect or an exception would make the exit a failure; a broken rule is a `Failure` result.
+        const exit = Effect.runSyncExit(Effect.result(validateRequest("test", schema, input)))
+        expect(Exit.isSuccess(exit)).toBe(true)
+        if (Exit.isSuccess(exit) && Result.isFailure(exit.value)) {
+          const error = exit.value.failure
+          expect(error).toBeInstanceOf(ValidationError)
+          expect(error.issues.length).toBeGreaterThan(0)
+          error.issues.forEach(expectActionable)
+          expect(error.message).toMatch(/^Invalid test request:/)
+        }
+      }),
+      { numRuns: 1000 }
+    )
+  })
+
+  it("fields the interface does not list are kept at the top level", () => {
+    fc.assert(
+      fc.property(valid, extraFields(fields), (request: any, extra) => {
+        const withExtra = { ...request, ...extra }
+        expect(expectValid(schema, withExtra)).toEqual({ ...wireForm(request) as object, ...extra })
+      }),
+      { numRuns: 200 }
+    )
+  })
+})
+
+describe("unknown nested fields", () => {
+  it("an unknown field on a chat message or tool is kept", () => {
+    const request = {
+      model: "fpmodel-mini",
+      messages: [{ role: "user", content: "hi", name: "ada" }],
+      tools: [{ type: "function", function: { name: "f", description: "d", strict: true } }]
+    }
+    expect(expectValid(ChatRequest, request)).toEqual(request)
+  })
+
+  it("an unknown field on a run tool or requirement is kept", () => {
+    const request = {
+      requirements: [{ name: "n", description: "d", weight: 2 }],
+      tools: [{ type: "web_search", urls: ["example.com"], max_results: 3 }]
+    }
+    expect(expectValid(RunRequest, request)).toEqual(request)
+  })
+})
