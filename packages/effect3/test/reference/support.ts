@@ -165,7 +165,3 @@ export const errorsOf = (schema: any, value: unknown): ReadonlyArray<string> => 
     ? []
     : (validate.errors ?? []).map((error) => `${error.instancePath || "(root)"} ${error.message ?? ""}`)
 }
-
-/** Whether a text holds no lone surrogate (`String.prototype.isWellFormed`, which ES2022 typings lack). */
-export const isWellFormed = (text: string): boolean =>
-  !/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(text)

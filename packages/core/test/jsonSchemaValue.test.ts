@@ -3,11 +3,11 @@
  * cycles, garbage), the value stays within its limits and the work done stays bounded; a schema that the
  * limits allow gets a value that satisfies it.
  */
-import { describe, expect, it } from "@effect/vitest"
 import AjvModule from "ajv"
 import * as fc from "fast-check"
-import * as JsonSchemaValue from "studio-effect-core/reference/jsonSchemaValue"
-import { hostileSchema } from "./schemas.js"
+import { describe, expect, it } from "vitest"
+import * as JsonSchemaValue from "../src/reference/jsonSchemaValue.js"
+import { hostileSchema } from "./fixtures/hostileSchema.js"
 
 const Ajv = (AjvModule as any).default ?? AjvModule
 const ajv = new Ajv({ strict: false, validateFormats: false })

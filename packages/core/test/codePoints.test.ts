@@ -1,10 +1,10 @@
 /**
  * Text cut by code points: no cut, piece or stop ever leaves half of a surrogate pair.
  */
-import { describe, expect, it } from "@effect/vitest"
 import * as fc from "fast-check"
-import * as CodePoints from "studio-effect-core/text/codePoints"
-import { isWellFormed } from "./support.js"
+import { describe, expect, it } from "vitest"
+import * as CodePoints from "../src/text/codePoints.js"
+import { isWellFormed } from "./fixtures/text.js"
 
 /** Well-formed text rich in astral code points (emoji and the like), each made of a surrogate pair. */
 const text = fc.array(
