@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os"
 import { defineConfig } from "vitest/config"
 
 export default defineConfig({
@@ -8,6 +9,8 @@ export default defineConfig({
     globalSetup: ["test/support/build.ts"],
     testTimeout: 30_000,
     hookTimeout: 30_000,
-    pool: "forks"
+    pool: "forks",
+    // a file on each core: many files mostly wait on processes they spawn, or on timers
+    maxWorkers: availableParallelism()
   }
 })

@@ -58,7 +58,13 @@ beforeAll(async () => {
 
 afterAll(() => Effect.runPromise(Scope.close(scope, Exit.void)))
 
-describe("studio-effect: --version and --help at every level", () => {
+/**
+ * The tests share nothing but the service (each assistant they create is their own), so each group runs its
+ * tests at once; each test may take a minute or two for its processes when they all start together.
+ */
+const spawning = { timeout: 120_000 }
+
+describe.concurrent("studio-effect: --version and --help at every level", spawning, () => {
   it("--version prints the package's version", async () => {
     const result = await cli(["--version"])
     expect(result.code).toBe(0)
@@ -99,7 +105,7 @@ describe("studio-effect: --version and --help at every level", () => {
   })
 })
 
-describe("studio-effect chat", () => {
+describe.concurrent("studio-effect chat", spawning, () => {
   it("streams the answer of the embedded reference service", async () => {
     const result = await cli(["chat", "--reference", "Hello"])
     expect(result.code, result.stderr).toBe(0)
@@ -170,7 +176,7 @@ describe("studio-effect chat", () => {
   })
 })
 
-describe("studio-effect run", () => {
+describe.concurrent("studio-effect run", spawning, () => {
   it("follows the run with a progress line, then prints the result and the requirement scores", async () => {
     const result = await cli([
       "run",
@@ -245,7 +251,7 @@ describe("studio-effect run", () => {
   })
 })
 
-describe("studio-effect assistants", () => {
+describe.concurrent("studio-effect assistants", spawning, () => {
   it("create, list, get, run and delete against a service over HTTP", async () => {
     const env = asService()
     const created = await cli([
@@ -295,7 +301,7 @@ describe("studio-effect assistants", () => {
   })
 })
 
-describe("studio-effect serve", () => {
+describe.concurrent("studio-effect serve", spawning, () => {
   it("serves the reference service until interrupted; its options reach the service", async () => {
     const { child, url } = await startServe(["--port", "0", "--api-key", "k1", "--max-body-bytes", "512"])
     const headers = { authorization: "Bearer k1", "content-type": "application/json" }

@@ -1,19 +1,22 @@
 /**
  * Every ```ts block of README.md and docs/*.md is a complete program: each is written out as its own module,
  * type-checked with the project's strict compiler options (`studio-effect` mapped to the sources by the
- * tsconfig's `paths`), and run. A block either provides `Reference.layerClient()` itself or reads
- * STUDIO_BASE_URL and STUDIO_API_KEY, which point at a reference service served here on 127.0.0.1, port 0.
- * A block that imports a test framework is a test file: it is run by vitest. Blocks fenced ```ts fragment
- * are skipped; the sentence before one says why it is a fragment.
+ * tsconfig's `paths`), and run as a user runs it: emitted as JavaScript and run with plain `node`, importing
+ * the built package (dist/, built by the global setup; see support/runnable.ts). A block either provides
+ * `Reference.layerClient()` itself or reads STUDIO_BASE_URL and STUDIO_API_KEY, which point at a reference
+ * service served here on 127.0.0.1, port 0. A block that imports a test framework is a test file: it is run
+ * by vitest, against the sources. Blocks fenced ```ts fragment are skipped; the sentence before one says why
+ * it is a fragment.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Effect, Exit, Scope } from "effect"
 import { execFile } from "node:child_process"
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
-import { join } from "node:path"
+import { basename, join } from "node:path"
 import { fileURLToPath } from "node:url"
 import ts from "typescript"
 import * as Reference from "../src/reference/index.js"
+import { emitRunnable, runNode } from "./support/runnable.js"
 
 const root = fileURLToPath(new URL("..", import.meta.url))
 const samplesDir = join(root, ".docs-samples")
@@ -107,11 +110,16 @@ const spawn = (command: string, args: ReadonlyArray<string>, env: Record<string,
 const scope = Effect.runSync(Scope.make())
 let env: Record<string, string> = {}
 let diagnostics = new Map<string, string>()
+/** The emitted JavaScript of each block that is not a test file. */
+let runnable = new Map<string, string>()
 
 beforeAll(async () => {
   rmSync(samplesDir, { recursive: true, force: true })
   mkdirSync(samplesDir, { recursive: true })
   for (const block of programs) writeFileSync(fileOf(block), block.code)
+  const runs = programs.filter((block) => !isTest(block))
+  const emitted = emitRunnable(samplesDir, runs.map((block) => ({ path: basename(fileOf(block)), source: block.code })))
+  runnable = new Map(runs.map((block, i) => [nameOf(block), emitted[i]!]))
   const options = compilerOptions()
   writeFileSync(
     join(samplesDir, "vitest.config.mjs"),
@@ -175,7 +183,7 @@ describe("docs samples", () => {
             ],
             env
           )
-          : await spawn(process.execPath, ["--conditions=@studio-effect/source", "--import", "tsx", fileOf(block)], env)
+          : await runNode(runnable.get(nameOf(block))!, { env })
         expect(code, output).toBe(0)
       }, 120_000)
     }

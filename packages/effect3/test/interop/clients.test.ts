@@ -8,17 +8,18 @@
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
 import type * as HttpClient from "@effect/platform/HttpClient"
-import { describe, expect, it } from "@effect/vitest"
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { AI21 } from "ai21"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Redacted from "effect/Redacted"
+import type { ChildProcess } from "node:child_process"
 import OpenAI from "openai"
 import * as Chat from "../../src/Chat.js"
 import * as Reference from "../../src/reference/index.js"
 import * as StudioClient from "../../src/StudioClient.js"
 import { UndiciHttpClient } from "../../src/undici/index.js"
-import { served as serve } from "../support/serve.js"
+import { startServe, stop } from "../support/serve.js"
 import { question, weather } from "./weather.js"
 
 const key = "interop-key"
@@ -37,8 +38,15 @@ const nulls = {
   stream: null
 }
 
-// `studio-effect serve`, the built command, as a user of these clients starts it
-const served = serve(["--api-key", key])
+// `studio-effect serve`, the built command, as a user of these clients starts it: one for the whole file
+let server: { readonly child: ChildProcess; readonly url: string } | undefined
+beforeAll(async () => {
+  server = await startServe(["--port", "0", "--api-key", key])
+})
+afterAll(async () => {
+  if (server !== undefined) await stop(server.child)
+})
+const served = Effect.sync(() => ({ url: server!.url }))
 
 describe("the ai21 npm client against the reference service", () => {
   it.scopedLive("a tool-calling conversation, sending the assistant message back exactly as returned", () =>

@@ -1,31 +1,37 @@
 /**
- * Every example (and the demo) runs against the embedded reference service: no key, no network.
+ * Every example (and the demo) runs against the embedded reference service: no key, no network. Each runs as
+ * a user runs it: emitted as JavaScript and run with plain `node`, importing the built package (dist/, built
+ * by the global setup; see support/runnable.ts).
  */
-import { describe, expect, it } from "@effect/vitest"
-import { execFile } from "node:child_process"
-import { readdirSync } from "node:fs"
+import { afterAll, beforeAll, describe, it } from "@effect/vitest"
+import { readdirSync, readFileSync, rmSync } from "node:fs"
+import { join } from "node:path"
 import { fileURLToPath } from "node:url"
+import { emitRunnable, runNode } from "../support/runnable.js"
 
 const root = fileURLToPath(new URL("../..", import.meta.url))
-const examples = readdirSync(new URL("../../examples", import.meta.url))
-  .filter((name) => name.endsWith(".ts") && name !== "layer.ts")
+const sources = readdirSync(join(root, "examples")).filter((name) => name.endsWith(".ts"))
+const examples = sources.filter((name) => name !== "layer.ts")
+const emittedDir = join(root, ".runnable", "examples")
 
-const run = (file: string) =>
-  new Promise<{ code: number | null; output: string }>((resolve) => {
-    const env: Record<string, string | undefined> = { ...process.env, STUDIO_API_KEY: "", STUDIO_BASE_URL: "" }
-    execFile(
-      "node",
-      ["--conditions=@studio-effect/source", "--import", "tsx", `examples/${file}`],
-      { cwd: root, env, timeout: 60_000 },
-      (error, stdout, stderr) =>
-        resolve({ code: error === null ? 0 : typeof error.code === "number" ? error.code : 1, output: stdout + stderr })
-    )
-  })
+beforeAll(() => {
+  rmSync(emittedDir, { recursive: true, force: true })
+  // every module, layer.ts too: the examples import it as ./layer.js
+  emitRunnable(
+    emittedDir,
+    sources.map((name) => ({ path: name, source: readFileSync(join(root, "examples", name), "utf8") }))
+  )
+})
 
-describe("examples run against the reference service", () => {
+afterAll(() => rmSync(emittedDir, { recursive: true, force: true }))
+
+describe.concurrent("examples run against the reference service", () => {
   for (const file of examples) {
-    it(file, async () => {
-      const { code, output } = await run(file)
+    it(file, async ({ expect }) => {
+      const { code, output } = await runNode(join(emittedDir, file.replace(/\.ts$/, ".js")), {
+        env: { STUDIO_API_KEY: "", STUDIO_BASE_URL: "" },
+        timeout: 60_000
+      })
       expect(code, output).toBe(0)
       expect(output).toMatch(/reference service/)
     }, 90_000)

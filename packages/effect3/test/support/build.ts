@@ -1,7 +1,7 @@
 /**
  * vitest's global setup: builds dist/ afresh (`npm run prepack`: clean, then build, as before packing) once
- * before the tests that run the built command or pack the package, when the run includes them (a whole run,
- * or one naming them).
+ * before the tests that run the built command, pack the package or run programs against it (the docs' samples
+ * and the examples, see runnable.ts), when the run includes them (a whole run, or one naming them).
  */
 import { execFileSync } from "node:child_process"
 import { fileURLToPath } from "node:url"
@@ -9,7 +9,7 @@ import { fileURLToPath } from "node:url"
 const root = fileURLToPath(new URL("../..", import.meta.url))
 
 /** Test files that need dist/. */
-const needsBuild = /cli|package/
+const needsBuild = /cli|package|docs-samples|examples/
 
 export default function setup(): void {
   const filters = process.argv.slice(2).filter((arg) => !arg.startsWith("-") && arg !== "run" && arg !== "watch")

@@ -211,7 +211,8 @@ class Custom {}
 const makeUnusual = (target: object, key: string, value: unknown, variant: number): void => {
   if (Array.isArray(target)) {
     if (variant % 3 === 0 && target.length > 0) delete target[variant % target.length]
-    else if (variant % 3 === 1) setField(target, key === "" ? "extra" : key, value)
+    // an array's own `length` cannot be redefined
+    else if (variant % 3 === 1) setField(target, key === "" || key === "length" ? "extra" : key, value)
     else Object.setPrototypeOf(target, (class extends Array {}).prototype)
     return
   }
