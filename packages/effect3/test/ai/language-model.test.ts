@@ -534,6 +534,44 @@ describe("StudioLanguageModel with a toolkit", () => {
     }).pipe(Effect.provide(weatherHandled([])), Effect.provide(studio({ model })))
   })
 
+  it.effect("toolChoice oneOf sends only the tools it names, and streamText keeps to them too", () => {
+    const { model, requests } = recording()
+    const GetTime = Tool.make("get_time", {
+      description: "The local time of a city",
+      parameters: { city: Schema.String },
+      success: Schema.String
+    })
+    const Both = Toolkit.make(GetWeather, GetTime)
+    const times: Array<unknown> = []
+    return Effect.gen(function*() {
+      const generated = yield* LanguageModel.generateText({
+        prompt: question,
+        toolkit: Both,
+        toolChoice: { oneOf: ["get_time"] }
+      })
+      const streamed = yield* LanguageModel.streamText({
+        prompt: question,
+        toolkit: Both,
+        toolChoice: { oneOf: ["get_time"] }
+      }).pipe(Stream.runCollect)
+      expect(requests.map((request) => request.tools?.map((tool) => tool.function.name))).toEqual([
+        ["get_time"],
+        ["get_time"]
+      ])
+      expect(generated.toolCalls.map((call) => call.name)).toEqual(["get_time"])
+      expect(Array.from(streamed).flatMap((part) => part.type === "tool-result" ? [part.name] : [])).toEqual([
+        "get_time"
+      ])
+      expect(times).toEqual([{ city: "Paris" }, { city: "Paris" }])
+    }).pipe(
+      Effect.provide(Both.toLayer({
+        get_weather: () => Effect.die("not offered"),
+        get_time: (params) => Effect.sync(() => (times.push(params), "noon"))
+      })),
+      Effect.provide(studio({ model }))
+    )
+  })
+
   it.effect("a tool without a description, which the service requires, is refused with a hint", () => {
     const Bare = Toolkit.make(Tool.make("ping"))
     return Effect.gen(function*() {
