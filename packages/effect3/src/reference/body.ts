@@ -1,11 +1,14 @@
 /**
  * Reading a request body with a size limit. A body whose declared `content-length` is over the limit is
  * refused without reading it; a body without one (chunked) is counted as it arrives and reading stops as
- * soon as it passes the limit, so nothing larger than the limit is ever held.
+ * soon as it passes the limit, so nothing larger than the limit is ever held. While it arrives, a body also
+ * takes its bytes from a budget shared by every body still being received, and is refused (503) when the
+ * budget is spent; it gives them back once read or refused.
  */
 import type * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
+import type { ByteBudget } from "studio-effect-core/reference/byteBudget"
 
 /** The default limit of a request body: 1 MiB. */
 export const defaultMaxBodyBytes = 1024 * 1024
@@ -13,6 +16,12 @@ export const defaultMaxBodyBytes = 1024 * 1024
 /** The body is larger than the limit. */
 export class BodyTooLarge {
   readonly _tag = "BodyTooLarge"
+  constructor(readonly limit: number) {}
+}
+
+/** The bodies still being received hold the whole budget: this one is refused. */
+export class BudgetSpent {
+  readonly _tag = "BudgetSpent"
   constructor(readonly limit: number) {}
 }
 
@@ -62,11 +71,18 @@ const text = (parts: ReadonlyArray<Uint8Array>, size: number): string => {
  * unread instead of destroying the request (which would close the socket before the 413 is sent); the 413
  * carries `connection: close`, so the connection ends once the answer is out.
  */
-const readNode = (source: NodeReadable, limit: number): Effect.Effect<string, BodyTooLarge | BodyUnreadable> =>
+const readNode = (
+  source: NodeReadable,
+  limit: number,
+  budget: ByteBudget
+): Effect.Effect<string, BodyTooLarge | BudgetSpent | BodyUnreadable> =>
   source.readableEnded ? Effect.succeed("") : Effect.async((resume) => {
     const parts: Array<Uint8Array> = []
     let size = 0
+    let taken = 0
     const stop = () => {
+      budget.give(taken)
+      taken = 0
       source.off("data", onData)
       source.off("end", onEnd)
       source.off("error", onError)
@@ -75,12 +91,18 @@ const readNode = (source: NodeReadable, limit: number): Effect.Effect<string, Bo
     const onData = (chunk: Uint8Array | string) => {
       const bytes = typeof chunk === "string" ? new TextEncoder().encode(chunk) : chunk
       size += bytes.length
-      if (size > limit) {
+      const refused = size > limit
+        ? new BodyTooLarge(limit)
+        : budget.take(bytes.length)
+        ? undefined
+        : new BudgetSpent(budget.limit)
+      if (refused !== undefined) {
         stop()
         parts.length = 0
         source.resume()
-        resume(Effect.fail(new BodyTooLarge(limit)))
+        resume(Effect.fail(refused))
       } else {
+        taken += bytes.length
         parts.push(bytes)
       }
     }
@@ -102,34 +124,42 @@ const readNode = (source: NodeReadable, limit: number): Effect.Effect<string, Bo
 /** Reads a body through `request.stream` (web requests, in memory); failing past the limit cancels the stream. */
 const readStream = (
   request: HttpServerRequest.HttpServerRequest,
-  limit: number
-): Effect.Effect<string, BodyTooLarge | BodyUnreadable> => {
+  limit: number,
+  budget: ByteBudget
+): Effect.Effect<string, BodyTooLarge | BudgetSpent | BodyUnreadable> => {
   const source = request.source
   if (typeof Request !== "undefined" && source instanceof Request && source.body === null) return Effect.succeed("")
-  return Stream.runFoldEffect(
+  const acc = { parts: [] as Array<Uint8Array>, size: 0 }
+  return Stream.runForEach(
     request.stream,
-    { parts: [] as Array<Uint8Array>, size: 0 },
-    (acc, chunk): Effect.Effect<{ parts: Array<Uint8Array>; size: number }, BodyTooLarge> => {
-      const size = acc.size + chunk.length
-      if (size > limit) return Effect.fail(new BodyTooLarge(limit))
+    (chunk): Effect.Effect<void, BodyTooLarge | BudgetSpent> => {
+      if (acc.size + chunk.length > limit) return Effect.fail(new BodyTooLarge(limit))
+      if (!budget.take(chunk.length)) return Effect.fail(new BudgetSpent(budget.limit))
+      acc.size += chunk.length
       acc.parts.push(chunk)
-      return Effect.succeed({ parts: acc.parts, size })
+      return Effect.void
     }
   ).pipe(
-    Effect.map(({ parts, size }) => text(parts, size)),
+    Effect.map(() => text(acc.parts, acc.size)),
     Effect.catchIf(
-      (error): error is Exclude<typeof error, BodyTooLarge> => !(error instanceof BodyTooLarge),
+      (error): error is Exclude<typeof error, BodyTooLarge | BudgetSpent> =>
+        !(error instanceof BodyTooLarge || error instanceof BudgetSpent),
       () => Effect.fail(new BodyUnreadable())
-    )
+    ),
+    Effect.ensuring(Effect.sync(() => budget.give(acc.size)))
   )
 }
 
-/** The body as text (UTF-8), or `BodyTooLarge` as soon as it is known to pass `limit` bytes. */
+/**
+ * The body as text (UTF-8), or `BodyTooLarge` as soon as it is known to pass `limit` bytes, or
+ * `BudgetSpent` when the bodies still being received hold all of `budget`.
+ */
 export const readText = (
   request: HttpServerRequest.HttpServerRequest,
-  limit: number
-): Effect.Effect<string, BodyTooLarge | BodyUnreadable> => {
+  limit: number,
+  budget: ByteBudget
+): Effect.Effect<string, BodyTooLarge | BudgetSpent | BodyUnreadable> => {
   const declared = declaredLength(request)
   if (declared !== undefined && declared > limit) return Effect.fail(new BodyTooLarge(limit))
-  return isNodeReadable(request.source) ? readNode(request.source, limit) : readStream(request, limit)
+  return isNodeReadable(request.source) ? readNode(request.source, limit, budget) : readStream(request, limit, budget)
 }

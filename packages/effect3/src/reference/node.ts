@@ -7,9 +7,17 @@ import * as NodeHttpServerRequest from "@effect/platform-node/NodeHttpServerRequ
 import type * as HttpApp from "@effect/platform/HttpApp"
 import type * as HttpServerError from "@effect/platform/HttpServerError"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import * as Deferred from "effect/Deferred"
+import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import type * as Scope from "effect/Scope"
 import * as http from "node:http"
+import {
+  defaultServingLimits,
+  guard,
+  serverOptions,
+  type ServingLimits
+} from "studio-effect-core/reference/connections"
 import { make } from "./app.js"
 import { ConnectionControl, type ConnectionDropped } from "./faults.js"
 import type { Listening, ListenOptions } from "./listening.js"
@@ -38,15 +46,38 @@ export const overSocket = (app: HttpApp.Default<ConnectionDropped>): HttpApp.Def
     Effect.catchTag("ConnectionDropped", () => Effect.succeed(HttpServerResponse.empty()))
   )
 
-/** Serves the reference service until the scope closes. */
+const millis = (duration: Duration.DurationInput | undefined, otherwise: number): number =>
+  duration === undefined ? otherwise : Duration.toMillis(duration)
+
+/** The bounds of serving that `options` give, the defaults for the others. */
+const servingLimits = (options: ListenOptions): ServingLimits => ({
+  maxConnections: options.maxConnections ?? defaultServingLimits.maxConnections,
+  headersTimeoutMs: millis(options.headersTimeout, defaultServingLimits.headersTimeoutMs),
+  requestTimeoutMs: millis(options.requestTimeout, defaultServingLimits.requestTimeoutMs),
+  shutdownTimeoutMs: millis(options.shutdownTimeout, defaultServingLimits.shutdownTimeoutMs)
+})
+
+/**
+ * Serves the reference service until the scope closes, within the bounds of `options` (connections, time
+ * to send a request). Closing the scope shuts the server down in bounded time: it stops accepting, answers
+ * bodies still arriving 503, ends open streams with a last event, and closes every connection left.
+ */
 export const listen = (
   options: ListenOptions = {}
 ): Effect.Effect<Listening, HttpServerError.ServeError, Scope.Scope> =>
   Effect.gen(function*() {
     const host = options.host ?? "127.0.0.1"
-    const app = yield* make(options)
-    const server = yield* NodeHttpServer.make(() => http.createServer(), { port: options.port ?? 0, host })
+    const limits = servingLimits(options)
+    const stopping = yield* Deferred.make<void>()
+    const app = yield* make(options, Deferred.await(stopping))
+    const nodeServer = http.createServer(serverOptions(limits))
+    const guarded = guard(nodeServer, limits)
+    const server = yield* NodeHttpServer.make(() => nodeServer, { port: options.port ?? 0, host })
     yield* server.serve(overSocket(app))
+    // runs before the server's own finalizers, which then find it closed
+    yield* Effect.addFinalizer(() =>
+      Effect.zipRight(Deferred.succeed(stopping, undefined), Effect.promise(() => guarded.shutdown()))
+    )
     const address = server.address
     const port = address._tag === "TcpAddress" ? address.port : 0
     const shown = host.includes(":") ? `[${host}]` : host
