@@ -13,7 +13,7 @@ interface Socket {
 }
 
 /** The parts of a Node.js `http.ServerResponse` used here. */
-interface Response {
+export interface NodeResponse {
   shouldKeepAlive: boolean
   once(event: "close", listener: () => void): unknown
   on(event: "close", listener: () => void): unknown
@@ -25,7 +25,6 @@ export interface NodeServer {
   maxConnections: number
   readonly listening: boolean
   on(event: "connection", listener: (socket: Socket) => void): unknown
-  on(event: "request", listener: (request: unknown, response: Response) => void): unknown
   close(): unknown
   closeIdleConnections(): void
   closeAllConnections(): void
@@ -103,6 +102,8 @@ export const serverOptions = (limits: ServingLimits): NodeServerOptions => {
 export interface Guarded {
   /** How many connections are open. */
   readonly connections: () => number
+  /** Tells of an answer under way (the server's handler calls it for each request it takes). */
+  readonly answering: (response: NodeResponse) => void
   /** Shuts the server down as described; resolves once every connection is closed. */
   readonly shutdown: () => Promise<void>
 }
@@ -116,7 +117,7 @@ export interface Guarded {
 export const guard = (server: NodeServer, limits: ServingLimits): Guarded => {
   server.maxConnections = Math.max(1, Math.floor(limits.maxConnections))
   const sockets = new Set<Socket>()
-  const answers = new Set<Response>()
+  const answers = new Set<NodeResponse>()
   let stopping = false
   server.on("connection", (socket) => {
     if (stopping) {
@@ -126,12 +127,12 @@ export const guard = (server: NodeServer, limits: ServingLimits): Guarded => {
     sockets.add(socket)
     socket.once("close", () => sockets.delete(socket))
   })
-  server.on("request", (_request, response) => {
+  const answering = (response: NodeResponse): void => {
     answers.add(response)
     response.once("close", () => answers.delete(response))
     // an answer that starts while stopping closes its connection when done
     if (stopping) response.shouldKeepAlive = false
-  })
+  }
 
   /** Resolves once no answer is under way, or when the timeout passes. */
   const answered = () =>
@@ -174,5 +175,5 @@ export const guard = (server: NodeServer, limits: ServingLimits): Guarded => {
     await closed()
   }
 
-  return { connections: () => sockets.size, shutdown }
+  return { connections: () => sockets.size, answering, shutdown }
 }

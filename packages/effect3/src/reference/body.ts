@@ -9,6 +9,7 @@ import type * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
 import type { ByteBudget } from "studio-effect-core/reference/byteBudget"
+import { isNodeReadable, type NodeReadable, readNodeBody, textOf } from "studio-effect-core/reference/nodeBody"
 
 /** The default limit of a request body: 1 MiB. */
 export const defaultMaxBodyBytes = 1024 * 1024
@@ -39,115 +40,51 @@ export const declaredLength = (request: HttpServerRequest.HttpServerRequest): nu
   return header !== undefined && /^\s*\d+\s*$/.test(header) ? Number(header) : undefined
 }
 
-/** The part of a Node.js `IncomingMessage` the reader uses; `@effect/platform-node` requests carry one. */
-interface NodeReadable {
-  readonly readableEnded: boolean
-  on(event: string, listener: (...args: Array<any>) => void): unknown
-  off(event: string, listener: (...args: Array<any>) => void): unknown
-  resume(): unknown
-  pipe(...args: Array<any>): unknown
-}
+type Read = Effect.Effect<string, BodyTooLarge | BudgetSpent | BodyUnreadable>
 
-const isNodeReadable = (source: unknown): source is NodeReadable =>
-  typeof source === "object" && source !== null && typeof (source as NodeReadable).on === "function" &&
-  typeof (source as NodeReadable).off === "function" && typeof (source as NodeReadable).resume === "function" &&
-  typeof (source as NodeReadable).pipe === "function" && typeof (source as NodeReadable).readableEnded === "boolean"
-
-const decoder = new TextDecoder()
-
-const text = (parts: ReadonlyArray<Uint8Array>, size: number): string => {
-  if (parts.length === 1) return decoder.decode(parts[0])
-  const out = new Uint8Array(size)
-  let offset = 0
-  for (const part of parts) {
-    out.set(part, offset)
-    offset += part.length
-  }
-  return decoder.decode(out)
-}
-
-/**
- * Reads a Node.js request directly. Past the limit it stops keeping data and lets the rest drain away
- * unread instead of destroying the request (which would close the socket before the 413 is sent); the 413
- * carries `connection: close`, so the connection ends once the answer is out.
- */
-const readNode = (
-  source: NodeReadable,
-  limit: number,
-  budget: ByteBudget
-): Effect.Effect<string, BodyTooLarge | BudgetSpent | BodyUnreadable> =>
-  source.readableEnded ? Effect.succeed("") : Effect.async((resume) => {
-    const parts: Array<Uint8Array> = []
-    let size = 0
-    let taken = 0
-    const stop = () => {
-      budget.give(taken)
-      taken = 0
-      source.off("data", onData)
-      source.off("end", onEnd)
-      source.off("error", onError)
-      source.off("aborted", onError)
-    }
-    const onData = (chunk: Uint8Array | string) => {
-      const bytes = typeof chunk === "string" ? new TextEncoder().encode(chunk) : chunk
-      size += bytes.length
-      const refused = size > limit
-        ? new BodyTooLarge(limit)
-        : budget.take(bytes.length)
-        ? undefined
-        : new BudgetSpent(budget.limit)
-      if (refused !== undefined) {
-        stop()
-        parts.length = 0
-        source.resume()
-        resume(Effect.fail(refused))
-      } else {
-        taken += bytes.length
-        parts.push(bytes)
+/** Reads a Node.js request directly (see `readNodeBody`); the 413 or 503 then closes the connection. */
+const readNode = (source: NodeReadable, limit: number, budget: ByteBudget): Read =>
+  Effect.async((resume) => {
+    const stop = readNodeBody(source, limit, budget, (read) => {
+      switch (read._tag) {
+        case "Text":
+          return resume(Effect.succeed(read.text))
+        case "TooLarge":
+          return resume(Effect.fail(new BodyTooLarge(limit)))
+        case "BudgetSpent":
+          return resume(Effect.fail(new BudgetSpent(budget.limit)))
+        case "Unreadable":
+          return resume(Effect.fail(new BodyUnreadable()))
       }
-    }
-    const onEnd = () => {
-      stop()
-      resume(Effect.succeed(text(parts, size)))
-    }
-    const onError = () => {
-      stop()
-      resume(Effect.fail(new BodyUnreadable()))
-    }
-    source.on("data", onData)
-    source.on("end", onEnd)
-    source.on("error", onError)
-    source.on("aborted", onError)
+    })
     return Effect.sync(stop)
   })
 
 /** Reads a body through `request.stream` (web requests, in memory); failing past the limit cancels the stream. */
-const readStream = (
-  request: HttpServerRequest.HttpServerRequest,
-  limit: number,
-  budget: ByteBudget
-): Effect.Effect<string, BodyTooLarge | BudgetSpent | BodyUnreadable> => {
+const readStream = (request: HttpServerRequest.HttpServerRequest, limit: number, budget: ByteBudget): Read => {
   const source = request.source
   if (typeof Request !== "undefined" && source instanceof Request && source.body === null) return Effect.succeed("")
-  const acc = { parts: [] as Array<Uint8Array>, size: 0 }
-  return Stream.runForEach(
-    request.stream,
-    (chunk): Effect.Effect<void, BodyTooLarge | BudgetSpent> => {
-      if (acc.size + chunk.length > limit) return Effect.fail(new BodyTooLarge(limit))
-      if (!budget.take(chunk.length)) return Effect.fail(new BudgetSpent(budget.limit))
-      acc.size += chunk.length
-      acc.parts.push(chunk)
-      return Effect.void
-    }
-  ).pipe(
-    Effect.map(() => text(acc.parts, acc.size)),
-    Effect.catchIf(
-      (error): error is Exclude<typeof error, BodyTooLarge | BudgetSpent> =>
-        !(error instanceof BodyTooLarge || error instanceof BudgetSpent),
-      () => Effect.fail(new BodyUnreadable())
-    ),
-    Effect.ensuring(Effect.sync(() => budget.give(acc.size)))
-  )
+  return Effect.suspend(() => {
+    const acc = { parts: [] as Array<Uint8Array>, size: 0 }
+    return Stream.runForEach(
+      request.stream,
+      (chunk): Effect.Effect<void, BodyTooLarge | BudgetSpent> => {
+        if (acc.size + chunk.length > limit) return Effect.fail(new BodyTooLarge(limit))
+        if (!budget.take(chunk.length)) return Effect.fail(new BudgetSpent(budget.limit))
+        acc.size += chunk.length
+        acc.parts.push(chunk)
+        return Effect.void
+      }
+    ).pipe(
+      Effect.map(() => textOf(acc.parts, acc.size)),
+      Effect.catchIf(
+        (error): error is Exclude<typeof error, BodyTooLarge | BudgetSpent> =>
+          !(error instanceof BodyTooLarge || error instanceof BudgetSpent),
+        () => Effect.fail(new BodyUnreadable())
+      ),
+      Effect.ensuring(Effect.sync(() => budget.give(acc.size)))
+    )
+  })
 }
 
 /**
@@ -158,7 +95,7 @@ export const readText = (
   request: HttpServerRequest.HttpServerRequest,
   limit: number,
   budget: ByteBudget
-): Effect.Effect<string, BodyTooLarge | BudgetSpent | BodyUnreadable> => {
+): Read => {
   const declared = declaredLength(request)
   if (declared !== undefined && declared > limit) return Effect.fail(new BodyTooLarge(limit))
   return isNodeReadable(request.source) ? readNode(request.source, limit, budget) : readStream(request, limit, budget)

@@ -6,6 +6,7 @@ import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import * as NodeHttpServerRequest from "@effect/platform-node/NodeHttpServerRequest"
 import type * as HttpApp from "@effect/platform/HttpApp"
 import type * as HttpServerError from "@effect/platform/HttpServerError"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as Deferred from "effect/Deferred"
 import * as Duration from "effect/Duration"
@@ -37,9 +38,18 @@ const destroyAfterFlush = (response: http.ServerResponse): Effect.Effect<void> =
     setImmediate(() => attempt(0))
   })
 
-/** The app with dropped connections made real: the socket is destroyed. */
-export const overSocket = (app: HttpApp.Default<ConnectionDropped>): HttpApp.Default =>
-  app.pipe(
+/**
+ * The app with dropped connections made real: the socket is destroyed. `answering`, when given, is told of
+ * the Node.js response of each request before the app answers it.
+ */
+export const overSocket = (
+  app: HttpApp.Default<ConnectionDropped>,
+  answering?: (response: http.ServerResponse) => void
+): HttpApp.Default =>
+  (answering === undefined ? app : Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
+    answering(NodeHttpServerRequest.toServerResponse(request))
+    return app
+  })).pipe(
     Effect.provideService(ConnectionControl, {
       drop: (request) => destroyAfterFlush(NodeHttpServerRequest.toServerResponse(request))
     }),
@@ -73,7 +83,7 @@ export const listen = (
     const nodeServer = http.createServer(serverOptions(limits))
     const guarded = guard(nodeServer, limits)
     const server = yield* NodeHttpServer.make(() => nodeServer, { port: options.port ?? 0, host })
-    yield* server.serve(overSocket(app))
+    yield* server.serve(overSocket(app, guarded.answering))
     // runs before the server's own finalizers, which then find it closed
     yield* Effect.addFinalizer(() =>
       Effect.zipRight(Deferred.succeed(stopping, undefined), Effect.promise(() => guarded.shutdown()))
