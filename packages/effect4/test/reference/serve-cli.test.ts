@@ -214,6 +214,35 @@ describe.concurrent("connections and unfinished requests are bounded", spawning,
     }
   })
 
+  it("--max-pending-body-bytes: stalled uploads share the budget; those past it get 503", async () => {
+    const { child, url } = await startServe(["--port", "0", "--max-pending-body-bytes", "1048576"])
+    try {
+      // 8 uploads of 300,000 bytes each, never finished: at most 3 fit in 1 MiB, so at least 5 are refused
+      const uploads = Array.from({ length: 8 }, () => connect(url))
+      const refused: Array<string> = []
+      await new Promise<void>((resolve) => {
+        for (const upload of uploads) {
+          upload.socket.write(stalledUpload(chatPath, 500_000))
+          void upload.until("100 Continue").then(() => {
+            upload.socket.write(
+              `{"model": "fpmodel-mini", "messages": [{"role": "user", "content": "${"x".repeat(300_000)}`
+            )
+            return upload.until("HTTP/1.1 503 ")
+          }).then((answer) => {
+            if (answer.includes("HTTP/1.1 503 ")) refused.push(answer)
+            if (refused.length === 5) resolve()
+          })
+        }
+      })
+      const held = uploads.filter((upload) => !upload.received().includes("HTTP/1.1 503 "))
+      expect(held.length).toBeLessThanOrEqual(3)
+      for (const answer of refused) expect(answer).toContain("hold 1048576 bytes, the most it keeps")
+      for (const upload of uploads) upload.socket.destroy()
+    } finally {
+      await stop(child)
+    }
+  })
+
   it("--max-pending-body-bytes: a body that would pass the bytes held by unfinished bodies gets 503", async () => {
     const { child, url } = await startServe(["--port", "0", "--max-pending-body-bytes", "65536"])
     try {
