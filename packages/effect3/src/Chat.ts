@@ -16,6 +16,7 @@ import {
   type ToolCall,
   type Usage
 } from "./ChatSchema.js"
+import { checkSizes, defaultMaxResponseSize, formatSize } from "./internal/http/body.js"
 import * as Operation from "./internal/operation/operation.js"
 import {
   type RunToolsOptions,
@@ -27,7 +28,7 @@ import {
 import { parseChunk } from "./internal/schema/chunk.js"
 import * as Bridge from "./internal/stream/bridge.js"
 import type { StudioClient } from "./StudioClient.js"
-import type { RequestError } from "./StudioError.js"
+import { DecodeError, type RequestError, type ValidationError } from "./StudioError.js"
 
 const path = "/studio/v1/chat/completions"
 
@@ -108,46 +109,109 @@ interface ChoiceState {
 const emptyUsage: Usage = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 }
 
 /**
- * Adds chunks up to the completion they make: content concatenated, tool-call arguments merged by index,
- * the last `finish_reason` and `usage` of each choice.
+ * The largest completion `accumulate` adds up when no `maxAccumulatedSize` is given: 32 MiB, the bound of a
+ * non-streamed answer (`maxResponseSize`) when none is given.
  *
  * @since 0.1.0
  * @category streaming
  */
-export const accumulate = <E, R>(self: Stream.Stream<Chunk, E, R>): Effect.Effect<ChatCompletion, E, R> =>
-  Effect.suspend(() => {
+export const defaultMaxAccumulatedSize = defaultMaxResponseSize
+
+/**
+ * Options of `accumulate`.
+ *
+ * @since 0.1.0
+ * @category streaming
+ */
+export interface AccumulateOptions {
+  /**
+   * The largest completion to add up, in characters of its text (content, tool call ids, names and
+   * arguments, and 64 for each choice and tool call): `defaultMaxAccumulatedSize` (32 MiB) when not given.
+   * A stream that goes past it fails with `DecodeError` naming this option, and is released at once.
+   */
+  readonly maxAccumulatedSize?: number | undefined
+}
+
+/** What each new choice or tool call counts for, beside its text: the room its state takes. */
+const entrySize = 64
+
+/**
+ * Adds chunks up to the completion they make: content concatenated, tool-call arguments merged by index,
+ * the last `finish_reason` and `usage` of each choice. The completion is bounded by `maxAccumulatedSize`
+ * (32 MiB by default): a stream whose content goes past it fails with `DecodeError`, and its connection is
+ * released, instead of growing without end.
+ *
+ * @since 0.1.0
+ * @category streaming
+ */
+export const accumulate = <E, R>(
+  self: Stream.Stream<Chunk, E, R>,
+  options?: AccumulateOptions
+): Effect.Effect<ChatCompletion, E | DecodeError | ValidationError, R> =>
+  Effect.flatMap(checkSizes({ maxAccumulatedSize: options?.maxAccumulatedSize }), () => {
+    const maxSize = options?.maxAccumulatedSize ?? defaultMaxAccumulatedSize
     let id = ""
     let usage: Usage | null = null
+    let size = 0
     const choices = new Map<number, ChoiceState>()
-    return Stream.runForEach(self, (chunk) =>
-      Effect.sync(() => {
-        if (id === "") id = chunk.id
-        if (chunk.usage !== null) usage = chunk.usage
-        for (const choice of chunk.choices) {
-          let state = choices.get(choice.index)
-          if (state === undefined) {
-            state = { content: null, toolCalls: new Map(), finishReason: null }
-            choices.set(choice.index, state)
-          }
-          const delta = choice.delta
-          if (typeof delta.content === "string") state.content = (state.content ?? "") + delta.content
-          for (const call of delta.tool_calls ?? []) {
-            const current = state.toolCalls.get(call.index)
-            if (current === undefined) {
-              state.toolCalls.set(call.index, {
-                id: call.id ?? "",
-                type: call.type ?? "function",
-                name: call.function?.name ?? "",
-                arguments: call.function?.arguments ?? ""
-              })
-            } else {
-              if (call.id !== undefined) current.id = call.id
-              if (call.function?.name !== undefined) current.name += call.function.name
-              if (call.function?.arguments !== undefined) current.arguments += call.function.arguments
+    const tooLarge = new DecodeError({
+      operation: "chat.accumulate",
+      reason: `the accumulated completion is larger than ${formatSize(maxSize)} (maxAccumulatedSize): pass a ` +
+        "larger maxAccumulatedSize to Chat.accumulate if such answers are expected"
+    })
+    const add = (chunk: Chunk): void => {
+      if (id === "") {
+        id = chunk.id
+        size += id.length
+      }
+      if (chunk.usage !== null) usage = chunk.usage
+      for (const choice of chunk.choices) {
+        let state = choices.get(choice.index)
+        if (state === undefined) {
+          state = { content: null, toolCalls: new Map(), finishReason: null }
+          choices.set(choice.index, state)
+          size += entrySize
+        }
+        const delta = choice.delta
+        if (typeof delta.content === "string") {
+          state.content = (state.content ?? "") + delta.content
+          size += delta.content.length
+        }
+        for (const call of delta.tool_calls ?? []) {
+          const current = state.toolCalls.get(call.index)
+          const name = call.function?.name
+          const args = call.function?.arguments
+          if (current === undefined) {
+            const added = {
+              id: call.id ?? "",
+              type: call.type ?? "function",
+              name: name ?? "",
+              arguments: args ?? ""
+            }
+            state.toolCalls.set(call.index, added)
+            size += entrySize + added.id.length + added.type.length + added.name.length + added.arguments.length
+          } else {
+            if (call.id !== undefined) {
+              size += call.id.length - current.id.length
+              current.id = call.id
+            }
+            if (name !== undefined) {
+              current.name += name
+              size += name.length
+            }
+            if (args !== undefined) {
+              current.arguments += args
+              size += args.length
             }
           }
-          if (choice.finish_reason !== null) state.finishReason = choice.finish_reason
         }
+        if (choice.finish_reason !== null) state.finishReason = choice.finish_reason
+      }
+    }
+    return Stream.runForEach(self, (chunk) =>
+      Effect.suspend(() => {
+        add(chunk)
+        return size > maxSize ? Effect.fail(tooLarge) : Effect.void
       })).pipe(
         Effect.map((): ChatCompletion => ({
           id,

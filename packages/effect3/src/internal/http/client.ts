@@ -20,6 +20,7 @@ import type * as Schema from "effect/Schema"
 import type * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import * as Tracer from "effect/Tracer"
+import { redactAttributes as withoutSecrets } from "studio-effect-core/secrets/redactSecrets"
 import { afterDoneBytes, defaultMaxEventSize } from "studio-effect-core/sse/SseParser"
 import { ChatCompletion } from "../../ChatSchema.js"
 import {
@@ -31,6 +32,7 @@ import {
   type TransportError
 } from "../../StudioError.js"
 import { decodeCompletion } from "../schema/completion.js"
+import { decodeReason } from "../schema/issues.js"
 import { bodyReaderOf } from "../stream/bodyReader.js"
 import { watchIdle, withIdleTimeout } from "../stream/idleTimeout.js"
 import { liveClock } from "../stream/liveClock.js"
@@ -41,7 +43,7 @@ import { withoutRedirects } from "./redirect.js"
 import { isAbortable, RequestAbort, type RequestAbortSlot } from "./requestAbort.js"
 import { fromResponse, requestIdOf } from "./responseError.js"
 import { retrySchedule } from "./retry.js"
-import { scrub, secretsOf, withRedactedHeaders } from "./scrub.js"
+import { scrub, secretsOf, withCredentials, withRedactedHeaders } from "./scrub.js"
 import { transportError } from "./transportError.js"
 import { version } from "./version.js"
 
@@ -136,6 +138,12 @@ export interface Service {
    * returned (a failed run's message may quote a tool's header).
    */
   readonly redact: <E extends StudioError>(error: E, body?: unknown) => E
+  /**
+   * Span attributes with the API key, and every tool credential value in `body`, replaced in their
+   * values: a server may copy the key into an answer's `id`, and no value from a server reaches a span
+   * before it is checked here.
+   */
+  readonly redactAttributes: <A extends Readonly<Record<string, unknown>>>(attributes: A, body?: unknown) => A
 }
 
 /** The settings of one call, resolved from the layer's options and the region's `RequestOptions`. */
@@ -346,7 +354,7 @@ export const makeService = (config: ClientConfig, transport: HttpClient.HttpClie
         const decoded = decoderOf(schema)(json)
         return decoded._tag === "Right"
           ? Effect.succeed(decoded.right)
-          : Effect.fail(decodeError(new ParseResult.ParseError({ issue: decoded.left }).message))
+          : Effect.fail(decodeError(decodeReason(decoded.left)))
       }
     )
 
@@ -427,5 +435,10 @@ export const makeService = (config: ClientConfig, transport: HttpClient.HttpClie
 
   const redact = <E extends StudioError>(error: E, body?: unknown): E => scrub(error, secretsOf(apiKey, body))
 
-  return { httpClient, baseUrl, json, events, openEvents, redact }
+  // the key's forms, found once: most calls carry no other secret
+  const keySecrets = secretsOf(apiKey, undefined)
+  const redactAttributes = <A extends Readonly<Record<string, unknown>>>(attributes: A, body?: unknown): A =>
+    withoutSecrets(attributes, body === undefined ? keySecrets : withCredentials(keySecrets, body))
+
+  return { httpClient, baseUrl, json, events, openEvents, redact, redactAttributes }
 }

@@ -8,10 +8,8 @@ import * as Headers from "@effect/platform/Headers"
 import * as HttpClient from "@effect/platform/HttpClient"
 import * as Effect from "effect/Effect"
 import * as Redacted from "effect/Redacted"
+import { redactText } from "studio-effect-core/secrets/redactSecrets"
 import type { StudioError } from "../../StudioError.js"
-
-/** What a secret is replaced with, as `Redacted` prints itself. */
-const redactedText = "<redacted>"
 
 /**
  * Values shorter than this are not searched for: they would match ordinary text (a header value `1` would
@@ -61,15 +59,9 @@ export const secretsOf = (apiKey: Redacted.Redacted | undefined, body: unknown):
   return [...found].sort((a, b) => b.length - a.length)
 }
 
-const replaceAll = (text: string, secrets: ReadonlyArray<string>): string => {
-  let result = text
-  for (const secret of secrets) if (result.includes(secret)) result = result.split(secret).join(redactedText)
-  return result
-}
-
 /** A value with every string in it scrubbed; `Schema.Class` instances are rebuilt, other objects kept. */
 const scrubValue = (value: unknown, secrets: ReadonlyArray<string>, depth: number): unknown => {
-  if (typeof value === "string") return replaceAll(value, secrets)
+  if (typeof value === "string") return redactText(value, secrets)
   if (depth > maxDepth || typeof value !== "object" || value === null) return value
   if (Array.isArray(value)) return value.map((item) => scrubValue(item, secrets, depth + 1))
   const prototype = Object.getPrototypeOf(value)
@@ -84,6 +76,18 @@ const scrubValue = (value: unknown, secrets: ReadonlyArray<string>, depth: numbe
   return isSchemaClass
     ? new (value.constructor as new(fields: unknown, skip: boolean) => unknown)(fields, true)
     : fields
+}
+
+/**
+ * `secrets` (the key's, from `secretsOf`) with the credential values of `body` added; `secrets` itself when
+ * the body holds none, so a call without tool credentials costs one walk of its body and nothing more.
+ */
+export const withCredentials = (secrets: ReadonlyArray<string>, body: unknown): ReadonlyArray<string> => {
+  const found = new Set<string>()
+  collectCredentials(body, 0, found)
+  if (found.size === 0) return secrets
+  for (const secret of secrets) found.add(secret)
+  return [...found].sort((a, b) => b.length - a.length)
 }
 
 const mentions = (error: StudioError, secrets: ReadonlyArray<string>): boolean => {
