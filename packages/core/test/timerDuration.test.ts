@@ -2,8 +2,8 @@
  * Timer delays: what the platform's timers hold (up to 2^31 - 1 ms), infinity as no timer.
  */
 import * as fc from "fast-check"
-import { describe, expect, it } from "vitest"
-import { maxTimerMillis, timerDelay } from "../src/time/timerDuration.js"
+import { afterEach, describe, expect, it, vi } from "vitest"
+import { longTimer, maxTimerMillis, timerDelay } from "../src/time/timerDuration.js"
 
 describe("timerDelay", () => {
   it("infinity and NaN are no timer; 2^31 ms and 30 days are clamped; negatives are 0", () => {
@@ -29,4 +29,47 @@ describe("timerDelay", () => {
       }),
       { numRuns: 2000 }
     ))
+})
+
+describe("longTimer", () => {
+  afterEach(() => {
+    vi.useRealTimers()
+  })
+
+  const day = 24 * 3600 * 1000
+
+  it("30 days fires after 30 days, not before, with no platform timer longer than it holds", () => {
+    vi.useFakeTimers()
+    const delays: Array<number | undefined> = []
+    const setTimeout = globalThis.setTimeout
+    const spy = vi.spyOn(globalThis, "setTimeout").mockImplementation(
+      ((f: () => void, ms?: number) => {
+        delays.push(ms)
+        return setTimeout(f, ms)
+      }) as typeof globalThis.setTimeout
+    )
+    let fired = 0
+    longTimer(30 * day, () => fired++)
+    vi.advanceTimersByTime(30 * day - 1)
+    expect(fired).toBe(0)
+    vi.advanceTimersByTime(1)
+    expect(fired).toBe(1)
+    spy.mockRestore()
+    expect(delays.length).toBe(2)
+    for (const delay of delays) expect(delay).toBeLessThanOrEqual(maxTimerMillis)
+  })
+
+  it("infinity never fires and arms nothing; cancel stops a timer", () => {
+    vi.useFakeTimers()
+    let fired = 0
+    longTimer(Number.POSITIVE_INFINITY, () => fired++)
+    expect(vi.getTimerCount()).toBe(0)
+    const timer = longTimer(1000, () => fired++)
+    timer.cancel()
+    vi.advanceTimersByTime(100 * day)
+    expect(fired).toBe(0)
+    longTimer(1000, () => fired++)
+    vi.advanceTimersByTime(1000)
+    expect(fired).toBe(1)
+  })
 })

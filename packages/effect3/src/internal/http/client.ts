@@ -22,6 +22,7 @@ import * as Stream from "effect/Stream"
 import * as Tracer from "effect/Tracer"
 import { redactAttributes as withoutSecrets } from "studio-effect-core/secrets/redactSecrets"
 import { afterDoneBytes, defaultMaxEventSize } from "studio-effect-core/sse/SseParser"
+import { longTimer } from "studio-effect-core/time/timerDuration"
 import { ChatCompletion } from "../../ChatSchema.js"
 import {
   AuthError,
@@ -287,14 +288,15 @@ export const makeService = (config: ClientConfig, transport: HttpClient.HttpClie
       }
       const slot: RequestAbortSlot = { abort: undefined }
       let timedOut = false
-      const timer = setTimeout(() => {
+      // as long as the platform's timers can hold it (re-armed beyond 2^31 - 1 ms), none for infinity
+      const timer = longTimer(Duration.toMillis(timeout), () => {
         timedOut = true
         slot.abort?.()
-      }, Duration.toMillis(timeout))
+      })
       return effect.pipe(
         Effect.provideService(RequestAbort, slot),
         Effect.catchAll((error) => Effect.fail(timedOut ? attemptTimeoutError(request, timeout) : error)),
-        Effect.ensuring(Effect.sync(() => clearTimeout(timer)))
+        Effect.ensuring(Effect.sync(timer.cancel))
       )
     })
 
