@@ -9,6 +9,7 @@ import * as HttpClient from "@effect/platform/HttpClient"
 import * as Effect from "effect/Effect"
 import * as Redacted from "effect/Redacted"
 import { redactText } from "studio-effect-core/secrets/redactSecrets"
+import { isWellFormed } from "studio-effect-core/text/wellFormed"
 import type { StudioError } from "../../StudioError.js"
 
 /**
@@ -27,7 +28,8 @@ const formsOf = (secret: string, into: Set<string>): void => {
   const scheme = /^(?:Bearer|Basic|Token|Bot)\s+(.+)$/i.exec(secret)
   if (scheme !== null) forms.push(scheme[1]!)
   for (const form of [...forms]) {
-    forms.push(JSON.stringify(form).slice(1, -1), encodeURIComponent(form))
+    // a credential that is not well-formed text has no URL-encoded form (`encodeURIComponent` would throw)
+    forms.push(JSON.stringify(form).slice(1, -1), isWellFormed(form) ? encodeURIComponent(form) : form)
   }
   for (const form of forms) if (form.length >= minSecretLength && into.size < maxSecrets) into.add(form)
 }
