@@ -4,7 +4,7 @@
  */
 import * as fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import { redactUrl } from "../src/url/redactUrl.js"
+import { redactUrl, withoutOrigins } from "../src/url/redactUrl.js"
 
 const secret = fc.stringMatching(/^[A-Za-z0-9_-]{8,24}$/).map((s) => `SECRET${s}`)
 
@@ -20,6 +20,7 @@ describe("redactUrl", () => {
     expect(redactUrl("https://host/a@b")).toBe("https://host/a@b")
     expect(redactUrl("https://host/p?sk-bare-token")).toBe("https://host/p?…")
     expect(redactUrl("not a url: user:pw@host?token=1")).toBe("host?token=…")
+    expect(redactUrl("//user:pw@host/p")).toBe("//host/p")
   })
 
   it("property: a secret in the userinfo, a query value or the fragment never shows; the host always does", () =>
@@ -27,7 +28,7 @@ describe("redactUrl", () => {
       fc.property(
         secret,
         fc.constantFrom("user", "pw", "query", "bare", "fragment"),
-        fc.constantFrom("https://", "http://", "", "HTTPS://", "ftp://"),
+        fc.constantFrom("https://", "http://", "", "//", "HTTPS://", "ftp://"),
         fc.constantFrom("/studio", "", "/a/b"),
         (token, where, scheme, path) => {
           const url = where === "user"
@@ -45,5 +46,34 @@ describe("redactUrl", () => {
         }
       ),
       { numRuns: 500 }
+    ))
+})
+
+describe("withoutOrigins", () => {
+  it("cuts every URL in a text to its path; the rest of the text stays", () => {
+    expect(withoutOrigins("POST http://127.0.0.1:4000/studio/v1/chat/completions failed: reset. Retry.")).toBe(
+      "POST /studio/v1/chat/completions failed: reset. Retry."
+    )
+    expect(withoutOrigins("404 missing (GET https://u:p@api.example.com/studio/v1/x?key=1#f)")).toBe(
+      "404 missing (GET /studio/v1/x?key=…)"
+    )
+    expect(withoutOrigins("Redirect to https://elsewhere.example not followed")).toBe("Redirect to / not followed")
+    expect(withoutOrigins("no address here")).toBe("no address here")
+  })
+
+  it("property: no host of any URL in the text survives", () =>
+    fc.assert(
+      fc.property(
+        fc.array(fc.constantFrom("a", " ", "(", ")", "\"", ".", ":"), { maxLength: 10 }).map((parts) => parts.join("")),
+        fc.stringMatching(/^[a-z]{3,10}$/).map((s) => `host-${s}.example`),
+        fc.constantFrom("https://", "http://", "HTTP://"),
+        fc.constantFrom("", ":8080"),
+        fc.constantFrom("", "/", "/studio/v1/chat/completions", "?q=1"),
+        (around, host, scheme, port, path) => {
+          const shown = withoutOrigins(`${around}${scheme}${host}${port}${path}${around}`)
+          expect(shown).not.toContain(host)
+        }
+      ),
+      { numRuns: 300 }
     ))
 })

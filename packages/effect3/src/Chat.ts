@@ -9,6 +9,7 @@ import * as EffectChunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
 import { dual } from "effect/Function"
 import * as Stream from "effect/Stream"
+import { withoutOrigins } from "studio-effect-core/url/redactUrl"
 import {
   ChatCompletion,
   type ChatCompletionChunk as Chunk,
@@ -296,7 +297,8 @@ const sseDone = sseEncoder.encode("data: [DONE]\n\n")
 const sseError = (error: unknown): Uint8Array => {
   const tagged = typeof error === "object" && error !== null && "_tag" in error
   const type = tagged ? String((error as { _tag: unknown })._tag) : "Error"
-  const message = error instanceof Error ? error.message : String(error)
+  // the browser learns what failed, not the service's address (nor anything in it)
+  const message = withoutOrigins(error instanceof Error ? error.message : String(error))
   return sseEncoder.encode(`event: error\ndata: ${JSON.stringify({ error: { type, message } })}\n\n`)
 }
 
@@ -305,7 +307,8 @@ const sseError = (error: unknown): Uint8Array => {
  * (the body of a `Response` with `Content-Type: text/event-stream`): `data: <chunk as JSON>` per chunk, one
  * write per network read, and `data: [DONE]` at the end. When the stream fails, the body ends with an
  * `event: error` whose data is `{"error":{"type":<the error's tag>,"message":...}}` and no `[DONE]`, so
- * the browser can tell a failure from the end. Cancelling it (the browser went away) releases the
+ * the browser can tell a failure from the end; the message shows each address only by its path, so the
+ * service's address does not reach the browser. Cancelling it (the browser went away) releases the
  * connection to the service.
  *
  * @since 0.1.0

@@ -24,7 +24,7 @@ export const redactUrl = (text: string): string => {
   const beforeQuery = question === -1 ? withoutFragment : withoutFragment.slice(0, question)
   const query = question === -1 ? undefined : withoutFragment.slice(question + 1)
   const scheme = /^[a-zA-Z][a-zA-Z0-9+.-]*:\/\//.exec(beforeQuery)
-  const authorityStart = scheme === null ? 0 : scheme[0].length
+  const authorityStart = scheme !== null ? scheme[0].length : beforeQuery.startsWith("//") ? 2 : 0
   const slash = beforeQuery.slice(authorityStart).search(/[/\\]/)
   const authorityEnd = slash === -1 ? beforeQuery.length : authorityStart + slash
   const at = authorityEnd === authorityStart ? -1 : beforeQuery.lastIndexOf("@", authorityEnd - 1)
@@ -38,3 +38,21 @@ export const redactUrl = (text: string): string => {
   })
   return `${address}?${names.join("&")}`
 }
+
+/** An absolute URL in running text: a scheme, `://`, and everything up to a space, quote or bracket. */
+const urlInText = /\b[a-zA-Z][a-zA-Z0-9+.-]*:\/\/[^\s"'<>()]*/g
+
+/**
+ * `text` with every absolute URL in it cut to its path (`POST https://host/studio/v1/x failed` becomes
+ * `POST /studio/v1/x failed`), shown as `redactUrl` shows it: for text that leaves the application, such
+ * as the error event forwarded to a browser, which must not learn the service's address.
+ *
+ * @since 0.1.0
+ * @category urls
+ */
+export const withoutOrigins = (text: string): string =>
+  text.replace(urlInText, (url) => {
+    const shown = redactUrl(url)
+    const path = shown.slice(shown.indexOf("://") + 3).search(/[/?]/)
+    return path === -1 ? "/" : shown.slice(shown.indexOf("://") + 3 + path)
+  })

@@ -10,12 +10,14 @@ import * as Layer from "effect/Layer"
 import * as Stream from "effect/Stream"
 import * as fc from "fast-check"
 import { isWellFormed } from "../../../core/test/fixtures/text.js"
-import { Assistants, Maestro } from "../../src/index.js"
+import { Assistants, Maestro, type StudioClient, type StudioError } from "../../src/index.js"
 import { clientLayer, failureOf, valueOf } from "../reliability/harness.js"
 import { hostileServer } from "../reliability/hostile.js"
 
 /** Every operation that puts a user's id into its path. */
-const operations: ReadonlyArray<readonly [string, (id: string) => Effect.Effect<unknown, any, any>]> = [
+const operations: ReadonlyArray<
+  readonly [string, (id: string) => Effect.Effect<unknown, StudioError.StudioError, StudioClient.StudioClient>]
+> = [
   ["Assistants.retrieve", (id) => Assistants.retrieve(id)],
   ["Assistants.delete", (id) => Assistants.delete(id)],
   ["Assistants.update", (id) => Assistants.update(id, { name: "renamed" })],
@@ -66,7 +68,7 @@ describe("ids in paths", () => {
 
   it.live("property: a well-formed id arrives as one path segment that decodes to it", () =>
     Effect.scoped(Effect.gen(function*() {
-      const server = yield* hostileServer((request, response) => {
+      const server = yield* hostileServer((_, response) => {
         response.writeHead(200, { "content-type": "application/json" })
         response.end(JSON.stringify({ id: "run-1", status: "completed" }))
       })

@@ -62,7 +62,11 @@ export interface RequestOptions {
  * Options of the client.
  */
 export interface StudioClientOptions extends RequestOptions {
-  /** The API key. Without one, every request fails with `AuthError` before anything is sent. */
+  /**
+   * The API key. Without one, every request fails with `AuthError` before anything is sent; one holding
+   * anything but printable ASCII (a trailing line break read from a file) fails the layer with
+   * `ValidationError`.
+   */
   readonly apiKey?: Redacted.Redacted | undefined
   /** Scheme, host and optional prefix; the operations' paths (`/studio/v1/...`) are appended. */
   readonly baseUrl?: string | undefined
