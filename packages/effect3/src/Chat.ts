@@ -9,14 +9,9 @@ import * as EffectChunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
 import { dual } from "effect/Function"
 import * as Stream from "effect/Stream"
+import { CompletionAccumulator } from "studio-effect-core/chat/CompletionAccumulator"
 import { withoutOrigins } from "studio-effect-core/url/redactUrl"
-import {
-  ChatCompletion,
-  type ChatCompletionChunk as Chunk,
-  ChatRequest,
-  type ToolCall,
-  type Usage
-} from "./ChatSchema.js"
+import { ChatCompletion, type ChatCompletionChunk as Chunk, ChatRequest } from "./ChatSchema.js"
 import { checkSizes, defaultMaxResponseSize, formatSize } from "./internal/http/body.js"
 import * as Operation from "./internal/operation/operation.js"
 import {
@@ -101,14 +96,6 @@ export const create: (request: ChatRequest) => Effect.Effect<ChatCompletion, Req
  */
 export const stream: (request: ChatRequest) => Stream.Stream<Chunk, RequestError, StudioClient> = streamOperation
 
-interface ChoiceState {
-  content: string | null
-  toolCalls: Map<number, { id: string; type: string; name: string; arguments: string }>
-  finishReason: string | null
-}
-
-const emptyUsage: Usage = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 }
-
 /**
  * The largest completion `accumulate` adds up when no `maxAccumulatedSize` is given: 32 MiB, the bound of a
  * non-streamed answer (`maxResponseSize`) when none is given.
@@ -126,21 +113,20 @@ export const defaultMaxAccumulatedSize = defaultMaxResponseSize
  */
 export interface AccumulateOptions {
   /**
-   * The largest completion to add up, in characters of its text (content, tool call ids, names and
-   * arguments, and 64 for each choice and tool call): `defaultMaxAccumulatedSize` (32 MiB) when not given.
-   * A stream that goes past it fails with `DecodeError` naming this option, and is released at once.
+   * The largest completion to add up, in characters of its text (its id, content, tool call ids, types,
+   * names and arguments, and 64 for each choice and tool call): `defaultMaxAccumulatedSize` (32 MiB) when
+   * not given. A stream that goes past it fails with `DecodeError` naming this option, and is released at
+   * once.
    */
   readonly maxAccumulatedSize?: number | undefined
 }
-
-/** What each new choice or tool call counts for, beside its text: the room its state takes. */
-const entrySize = 64
 
 /**
  * Adds chunks up to the completion they make: content concatenated, tool-call arguments merged by index,
  * the last `finish_reason` and `usage` of each choice. The completion is bounded by `maxAccumulatedSize`
  * (32 MiB by default): a stream whose content goes past it fails with `DecodeError`, and its connection is
- * released, instead of growing without end.
+ * released, instead of growing without end. A bound that is not a whole number of at least 1 fails with
+ * `ValidationError`.
  *
  * @since 0.1.0
  * @category streaming
@@ -151,90 +137,20 @@ export const accumulate = <E, R>(
 ): Effect.Effect<ChatCompletion, E | DecodeError | ValidationError, R> =>
   Effect.flatMap(checkSizes({ maxAccumulatedSize: options?.maxAccumulatedSize }), () => {
     const maxSize = options?.maxAccumulatedSize ?? defaultMaxAccumulatedSize
-    let id = ""
-    let usage: Usage | null = null
-    let size = 0
-    const choices = new Map<number, ChoiceState>()
-    const tooLarge = new DecodeError({
-      operation: "chat.accumulate",
-      reason: `the accumulated completion is larger than ${formatSize(maxSize)} (maxAccumulatedSize): pass a ` +
-        "larger maxAccumulatedSize to Chat.accumulate if such answers are expected"
-    })
-    const add = (chunk: Chunk): void => {
-      if (id === "") {
-        id = chunk.id
-        size += id.length
-      }
-      if (chunk.usage !== null) usage = chunk.usage
-      for (const choice of chunk.choices) {
-        let state = choices.get(choice.index)
-        if (state === undefined) {
-          state = { content: null, toolCalls: new Map(), finishReason: null }
-          choices.set(choice.index, state)
-          size += entrySize
-        }
-        const delta = choice.delta
-        if (typeof delta.content === "string") {
-          state.content = (state.content ?? "") + delta.content
-          size += delta.content.length
-        }
-        for (const call of delta.tool_calls ?? []) {
-          const current = state.toolCalls.get(call.index)
-          const name = call.function?.name
-          const args = call.function?.arguments
-          if (current === undefined) {
-            const added = {
-              id: call.id ?? "",
-              type: call.type ?? "function",
-              name: name ?? "",
-              arguments: args ?? ""
-            }
-            state.toolCalls.set(call.index, added)
-            size += entrySize + added.id.length + added.type.length + added.name.length + added.arguments.length
-          } else {
-            if (call.id !== undefined) {
-              size += call.id.length - current.id.length
-              current.id = call.id
-            }
-            if (name !== undefined) {
-              current.name += name
-              size += name.length
-            }
-            if (args !== undefined) {
-              current.arguments += args
-              size += args.length
-            }
-          }
-        }
-        if (choice.finish_reason !== null) state.finishReason = choice.finish_reason
-      }
-    }
+    const accumulator = new CompletionAccumulator()
     return Stream.runForEach(self, (chunk) =>
       Effect.suspend(() => {
-        add(chunk)
-        return size > maxSize ? Effect.fail(tooLarge) : Effect.void
-      })).pipe(
-        Effect.map((): ChatCompletion => ({
-          id,
-          choices: [...choices.entries()].sort(([a], [b]) => a - b).map(([index, state]) => ({
-            index,
-            message: {
-              role: "assistant",
-              content: state.content,
-              tool_calls: state.toolCalls.size === 0 ? null : [...state.toolCalls.entries()]
-                .sort(([a], [b]) => a - b)
-                .map(([, call]): ToolCall => ({
-                  id: call.id,
-                  type: call.type,
-                  function: { name: call.name, arguments: call.arguments }
-                }))
-            },
-            logprobs: null,
-            finish_reason: state.finishReason
-          })),
-          usage: usage ?? emptyUsage
-        }))
-      )
+        accumulator.add(chunk)
+        return accumulator.size > maxSize ? Effect.fail(tooLarge(maxSize)) : Effect.void
+      })).pipe(Effect.map((): ChatCompletion => accumulator.completion()))
+  })
+
+/** The error of a completion past `maxAccumulatedSize`: it names the option, and what to do. */
+const tooLarge = (maxSize: number) =>
+  new DecodeError({
+    operation: "chat.accumulate",
+    reason: `the accumulated completion is larger than ${formatSize(maxSize)} (maxAccumulatedSize): pass a ` +
+      "larger maxAccumulatedSize to Chat.accumulate if such answers are expected"
   })
 
 /**
