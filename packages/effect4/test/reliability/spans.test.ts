@@ -1,0 +1,84 @@
+/**
+ * No value from a server reaches a span attribute before it is checked against the secrets: a hostile
+ * server on 127.0.0.1 copies the `Authorization` header it got into every answer's `id` (a completion, a
+ * chunk, a run, an assistant), and no span of any operation, nor of the AI provider, carries the key.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import * as LanguageModel from "effect/ai/LanguageModel"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Schedule from "effect/Schedule"
+import * as Stream from "effect/Stream"
+import type * as http from "node:http"
+import { StudioLanguageModel } from "../../src/ai/index.js"
+import { Assistants, Chat, Maestro } from "../../src/index.js"
+import { makeRecording } from "../support/observe.js"
+import { canaries, canaryKey, chatRequest, clientLayer, runRequest, transportNames } from "./harness.js"
+import { hostileServer } from "./hostile.js"
+
+/** Answers every operation with the `Authorization` header it got as the answer's `id`. */
+const echoingKey = (request: http.IncomingMessage, response: http.ServerResponse): void => {
+  const id = String(request.headers.authorization)
+  const url = request.url ?? ""
+  const json = (value: unknown) => {
+    response.writeHead(200, { "content-type": "application/json" })
+    response.end(JSON.stringify(value))
+  }
+  if (url.endsWith("/chat/completions")) {
+    if (request.headers.accept === "text/event-stream") {
+      response.writeHead(200, { "content-type": "text/event-stream" })
+      const chunk = { id, choices: [{ index: 0, delta: { content: "ok" }, finish_reason: "stop" }] }
+      return void response.end(`data: ${JSON.stringify(chunk)}\n\ndata: [DONE]\n\n`)
+    }
+    return json({
+      id,
+      choices: [{ index: 0, message: { role: "assistant", content: "ok" }, finish_reason: "stop" }],
+      usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 }
+    })
+  }
+  if (url.includes("/maestro/runs")) {
+    return json({ id, status: request.method === "POST" ? "in_progress" : "completed", result: "done" })
+  }
+  if (url.endsWith("/run")) return json({ id, status: "completed", result: "done" })
+  return json({ id, name: "echo", created_at: "2026-01-01T00:00:00Z", updated_at: "2026-01-01T00:00:00Z" })
+}
+
+describe("span attributes hold no secret from a server", () => {
+  for (const transport of transportNames) {
+    it.live(`every operation's and the AI provider's spans, over ${transport}`, () =>
+      Effect.scoped(Effect.gen(function*() {
+        const server = yield* hostileServer(echoingKey)
+        const { layer: observe, recording } = makeRecording()
+        const client = clientLayer(server.url, transport, { maxRetries: 0 })
+        const calls = Effect.gen(function*() {
+          yield* Chat.create(chatRequest)
+          yield* Chat.accumulate(Chat.stream(chatRequest))
+          yield* Maestro.createAndPoll(runRequest, { schedule: Schedule.recurs(3) })
+          yield* Assistants.create({ name: "echo" })
+          yield* Assistants.run("asst-1", { input: [{ role: "user", content: "Hi" }] })
+          yield* LanguageModel.generateText({ prompt: "Hi" })
+          yield* Stream.runDrain(LanguageModel.streamText({ prompt: "Hi" }))
+        })
+        const model = Layer.provide(StudioLanguageModel.model("fpmodel-mini"), client)
+        yield* Effect.orDie(Effect.provide(calls, Layer.mergeAll(client, model, observe)))
+        const spans = new Map(recording.spans.map((span) => [span.name, span]))
+        // the ids were there, redacted: the answers did carry the key
+        expect(spans.get("studio.chat.create")?.attributes.get("gen_ai.response.id")).toBe("Bearer <redacted>")
+        expect(spans.get("studio.maestro.create")?.attributes.get("studio.run.id")).toBe("Bearer <redacted>")
+        expect(spans.get("studio.maestro.poll")?.attributes.get("studio.run.id")).toBe("Bearer <redacted>")
+        expect(spans.get("studio.maestro.retrieve")?.attributes.get("studio.run.id")).toBe("Bearer <redacted>")
+        expect(spans.get("studio.assistants.create")?.attributes.get("studio.assistant.id")).toBe("Bearer <redacted>")
+        expect(spans.get("studio.assistants.run")?.attributes.get("studio.run.id")).toBe("Bearer <redacted>")
+        const aiSpans = recording.spans.filter((span) => span.name.startsWith("LanguageModel."))
+        expect(aiSpans.map((span) => span.attributes.get("gen_ai.response.id"))).toEqual([
+          "Bearer <redacted>",
+          "Bearer <redacted>"
+        ])
+        const everything = recording.text()
+        expect(everything).toContain("<redacted>")
+        for (const canary of canaries) expect(everything).not.toContain(canary)
+        expect(server.requests.length).toBe(8)
+        expect(canaryKey.length).toBeGreaterThan(10)
+      })))
+  }
+})
