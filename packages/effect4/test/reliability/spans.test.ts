@@ -1,7 +1,8 @@
 /**
  * No value from a server reaches a span attribute before it is checked against the secrets: a hostile
  * server on 127.0.0.1 copies the `Authorization` header it got into every answer's `id` (a completion, a
- * chunk, a run, an assistant), and no span of any operation, nor of the AI provider, carries the key.
+ * chunk, a run, an assistant, a tool call), and no span of any operation, of the tool loop, nor of the AI
+ * provider, carries the key; nor does the error of a tool call the loop cannot run.
  */
 import { describe, expect, it } from "@effect/vitest"
 import * as LanguageModel from "effect/ai/LanguageModel"
@@ -13,7 +14,7 @@ import type * as http from "node:http"
 import { StudioLanguageModel } from "../../src/ai/index.js"
 import { Assistants, Chat, Maestro } from "../../src/index.js"
 import { makeRecording } from "../support/observe.js"
-import { canaries, canaryKey, chatRequest, clientLayer, runRequest, transportNames } from "./harness.js"
+import { canaries, canaryKey, chatRequest, clientLayer, runRequest, showError, transportNames } from "./harness.js"
 import { hostileServer } from "./hostile.js"
 
 /** Answers every operation with the `Authorization` header it got as the answer's `id`. */
@@ -79,6 +80,55 @@ describe("span attributes hold no secret from a server", () => {
         for (const canary of canaries) expect(everything).not.toContain(canary)
         expect(server.requests.length).toBe(8)
         expect(canaryKey.length).toBeGreaterThan(10)
+      })))
+  }
+})
+
+describe("the tool loop", () => {
+  /** The first completion asks for `tool` with the `Authorization` header as the call's id and arguments. */
+  const toolCalling = (tool: string) => {
+    let answered = 0
+    return (request: http.IncomingMessage, response: http.ServerResponse) => {
+      const key = String(request.headers.authorization)
+      const message = answered++ === 0
+        ? {
+          role: "assistant",
+          content: null,
+          tool_calls: [{ id: key, type: "function", function: { name: tool, arguments: JSON.stringify({ key }) } }]
+        }
+        : { role: "assistant", content: "done" }
+      response.writeHead(200, { "content-type": "application/json" })
+      response.end(JSON.stringify({
+        id: "chat-1",
+        choices: [{ index: 0, message, finish_reason: answered === 1 ? "tool_calls" : "stop" }],
+        usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 }
+      }))
+    }
+  }
+
+  for (const transport of transportNames) {
+    it.live(`a tool call's id in its span, and a call that cannot run, hold no key, over ${transport}`, () =>
+      Effect.scoped(Effect.gen(function*() {
+        const known = yield* hostileServer(toolCalling("lookup"))
+        const { layer: observe, recording } = makeRecording()
+        const result = yield* Chat.runTools(chatRequest, { lookup: () => Effect.succeed("found") }).pipe(
+          Effect.provide(Layer.merge(clientLayer(known.url, transport, { maxRetries: 0 }), observe)),
+          Effect.orDie
+        )
+        expect(result.finished).toBe(true)
+        const toolSpan = recording.spans.find((span) => span.name === "studio.chat.tool")
+        expect(toolSpan?.attributes.get("gen_ai.tool.call.id")).toBe("Bearer <redacted>")
+        for (const canary of canaries) expect(recording.text()).not.toContain(canary)
+
+        const unknown = yield* hostileServer(toolCalling("missing"))
+        const error = yield* Chat.runTools(chatRequest, { lookup: () => Effect.succeed("found") }).pipe(
+          Effect.provide(clientLayer(unknown.url, transport, { maxRetries: 0 })),
+          Effect.flip
+        )
+        expect(error._tag).toBe("ToolCallError")
+        const shown = showError(error)
+        expect(shown).toContain("<redacted>")
+        for (const canary of canaries) expect(shown).not.toContain(canary)
       })))
   }
 })

@@ -25,6 +25,7 @@ import { redactAttributes as withoutSecrets } from "studio-effect-core/secrets/r
 import { defaultMaxEventSize } from "studio-effect-core/sse/SseParser"
 import { ChatCompletion } from "../../ChatSchema.js"
 import { AuthError, DecodeError, type RequestError, type StudioError, TimeoutError } from "../../StudioError.js"
+import type { ToolCallError } from "../operation/toolLoop.js"
 import { decodeCompletion } from "../schema/completion.js"
 import { decodeReason } from "../schema/issues.js"
 import { decodeEvents, type EventError } from "../stream/sse.js"
@@ -120,7 +121,7 @@ export interface Service {
    * everything it carries. `json` and `events` already do this; it is for errors made from what a call
    * returned (a failed run's message may quote a tool's header).
    */
-  readonly redact: <E extends StudioError>(error: E, body?: unknown) => E
+  readonly redact: <E extends StudioError | ToolCallError>(error: E, body?: unknown) => E
   /**
    * Span attributes with the API key, and every tool credential value in `body`, replaced in their
    * values: a server may copy the key into an answer's `id`, and no value from a server reaches a span
@@ -397,7 +398,8 @@ export const makeService = (config: ClientConfig, transport: HttpClient.HttpClie
     parse: (data: string) => A | EventError<RequestError>
   ): Stream.Stream<A, RequestError> => Stream.unwrap(openEvents(request, parse))
 
-  const redact = <E extends StudioError>(error: E, body?: unknown): E => scrub(error, secretsOf(apiKey, body))
+  const redact = <E extends StudioError | ToolCallError>(error: E, body?: unknown): E =>
+    scrub(error, secretsOf(apiKey, body))
 
   // the key's forms, found once: most calls carry no other secret
   const keySecrets = secretsOf(apiKey, undefined)

@@ -11,6 +11,7 @@ import * as Redacted from "effect/Redacted"
 import { redactText } from "studio-effect-core/secrets/redactSecrets"
 import { isWellFormed } from "studio-effect-core/text/wellFormed"
 import type { StudioError } from "../../StudioError.js"
+import type { ToolCallError } from "../operation/toolLoop.js"
 
 /**
  * Values shorter than this are not searched for: they would match ordinary text (a header value `1` would
@@ -95,7 +96,7 @@ export const withCredentials = (secrets: ReadonlyArray<string>, body: unknown): 
   return [...found].sort((a, b) => b.length - a.length)
 }
 
-const mentions = (error: StudioError, secrets: ReadonlyArray<string>): boolean => {
+const mentions = (error: StudioError | ToolCallError, secrets: ReadonlyArray<string>): boolean => {
   let shown: string
   try {
     shown = `${JSON.stringify(error)}\n${error.message}`
@@ -106,7 +107,7 @@ const mentions = (error: StudioError, secrets: ReadonlyArray<string>): boolean =
 }
 
 /** The error with every secret replaced in everything it carries; the same error when it holds none. */
-export const scrub = <E extends StudioError>(error: E, secrets: ReadonlyArray<string>): E =>
+export const scrub = <E extends StudioError | ToolCallError>(error: E, secrets: ReadonlyArray<string>): E =>
   secrets.length === 0 || !mentions(error, secrets) ? error : scrubValue(error, secrets, 0) as E
 
 /** Every header name: the transport's span shows no header value. */
