@@ -1,8 +1,9 @@
 /**
  * No value from a server reaches a span attribute before it is checked against the secrets: a hostile
  * server on 127.0.0.1 copies the `Authorization` header it got into every answer's `id` (a completion, a
- * chunk, a run, an assistant, a tool call), and no span of any operation, of the tool loop, nor of the AI
- * provider, carries the key; nor does the error of a tool call the loop cannot run.
+ * chunk, a run, an assistant, a tool call) and into a completion's finish reason, and no span of any
+ * operation, of the tool loop, nor of the AI provider, carries the key; nor does the error of a tool call
+ * the loop cannot run.
  */
 import * as LanguageModel from "@effect/ai/LanguageModel"
 import { describe, expect, it } from "@effect/vitest"
@@ -33,7 +34,7 @@ const echoingKey = (request: http.IncomingMessage, response: http.ServerResponse
     }
     return json({
       id,
-      choices: [{ index: 0, message: { role: "assistant", content: "ok" }, finish_reason: "stop" }],
+      choices: [{ index: 0, message: { role: "assistant", content: "ok" }, finish_reason: id }],
       usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 }
     })
   }
