@@ -437,8 +437,8 @@ describe.concurrent("studio-effect serve", spawning, () => {
   })
 })
 
-/** The usage of a help: its first paragraph after USAGE. */
-const usageOf = (help: string) => help.split("USAGE")[1]!.trim().split("\n\n")[0]!
+/** The usage of a help: its first paragraph after USAGE, without colour. */
+const usageOf = (help: string) => help.replace(/\u001b\[[0-9;]*m/g, "").split("USAGE")[1]!.trim().split("\n\n")[0]!
 
 describe.concurrent("studio-effect: help and usage errors", spawning, () => {
   const colourTerminal = { NO_COLOR: "", FORCE_COLOR: "", TERM: "xterm-256color" }
