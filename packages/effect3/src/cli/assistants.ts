@@ -8,7 +8,7 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Assistants from "../Assistants.js"
 import * as Client from "./client.js"
-import { printJson, printLine, shownOnStdout } from "./output.js"
+import { printJson, printShown } from "./output.js"
 import { follow, printRun } from "./progress.js"
 import { requirements } from "./requirements.js"
 import { budget } from "./run.js"
@@ -16,7 +16,6 @@ import { budget } from "./run.js"
 const json = Options.boolean("json").pipe(Options.withDescription("Print the service's answer as JSON"))
 const assistantId = Args.text({ name: "assistant-id" }).pipe(Args.withDescription("The assistant's id"))
 
-const printShown = (text: string) => Effect.flatMap(shownOnStdout, (shown) => printLine(shown(text)))
 const description = Options.text("description").pipe(Options.optional, Options.withDescription("What it is for"))
 const system = Options.text("system").pipe(Options.optional, Options.withDescription("Its system prompt"))
 
@@ -25,10 +24,9 @@ const list = Command.make("list", { json, reference: Client.reference }, (option
     Effect.flatMap((assistants) =>
       options.json
         ? printJson(assistants)
-        : Effect.flatMap(shownOnStdout, (shown) =>
-          Effect.forEach(assistants.results, (assistant) => printLine(shown(`${assistant.id}  ${assistant.name}`)), {
-            discard: true
-          }))
+        : Effect.forEach(assistants.results, (assistant) => printShown(`${assistant.id}  ${assistant.name}`), {
+          discard: true
+        })
     ),
     Effect.provide(Client.layer(options.reference))
   )).pipe(Command.withDescription("List the assistants: one per line, its id then its name"))

@@ -65,6 +65,15 @@ export const shownOnStdout: Effect.Effect<(text: string) => string> = Effect.syn
 )
 
 /**
+ * Prints text from the service as a line on stdout, shown as `shownOnStdout` says.
+ *
+ * @since 0.1.0
+ * @category output
+ */
+export const printShown = (text: string): Effect.Effect<void, StdoutClosed | CliFailure> =>
+  Effect.flatMap(shownOnStdout, (shown) => printLine(shown(text)))
+
+/**
  * Prints a value from the service as JSON on stdout (`JSON.stringify` escapes C0 controls, not DEL or the C1
  * ones: on a terminal, those are made visible too).
  *
@@ -72,7 +81,7 @@ export const shownOnStdout: Effect.Effect<(text: string) => string> = Effect.syn
  * @category output
  */
 export const printJson = (value: unknown): Effect.Effect<void, StdoutClosed | CliFailure> =>
-  Effect.flatMap(shownOnStdout, (shown) => printLine(shown(JSON.stringify(value, null, 2))))
+  printShown(JSON.stringify(value, null, 2))
 
 /**
  * Writes text to stderr as it is (a failure to write there has nowhere to be told).
