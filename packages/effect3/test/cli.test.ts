@@ -591,6 +591,29 @@ describe.concurrent("studio-effect run: Ctrl-C, run get and run watch", spawning
     expect(JSON.parse(got.stdout)).toMatchObject({ id, status: "in_progress" })
   })
 
+  // Ctrl-C typed on a pseudo-terminal: its line discipline sends SIGINT to the foreground processes
+  it.skipIf(!hasScript)("on a terminal, Ctrl-C while a run is followed exits 130 naming the run", async () => {
+    const command = `exec ${JSON.stringify(process.execPath)} ${JSON.stringify(bin)} run "Write two tips"`
+    const child = spawn("/usr/bin/script", ["-qfec", command, "/dev/null"], {
+      cwd: root,
+      env: environment({ STUDIO_BASE_URL: slowService.url, STUDIO_API_KEY: goodKey, SHELL: "/bin/sh" })
+    })
+    let shown = ""
+    const exited = new Promise<number | null>((resolve) => child.on("exit", resolve))
+    const [, id] = await new Promise<RegExpExecArray>((resolve, reject) => {
+      child.stdout.on("data", (data) => {
+        shown += String(data)
+        const match = /run (\S+): in_progress/.exec(shown)
+        if (match !== null) resolve(match)
+      })
+      child.on("exit", () => reject(new Error(`exited before its progress line: ${shown}`)))
+    })
+    child.stdin.write("\x03")
+    expect(await exited, shown).toBe(130)
+    expect(shown).toContain(`studio-effect: Stopped following run ${id}`)
+    expect(shown).toContain(`studio-effect run watch ${id}`)
+  })
+
   it("run watch follows a run by its id and prints what run printed", async () => {
     const env = asService()
     const first = await cli(["run", "Write two tips", "--requirement", "list=Answer as a numbered list"], { env })
