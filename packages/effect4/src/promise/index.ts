@@ -37,14 +37,14 @@ import * as StudioClient from "../StudioClient.js"
 export * from "../StudioError.js"
 
 /**
- * Options of `new Studio()`: those of `StudioClient.layer`, with the key and the base URL read from
+ * Options of `new Studio()`: those of `StudioClient.layerConfig`, with the key and the base URL read from
  * `STUDIO_API_KEY` and `STUDIO_BASE_URL` when not given, and the transport (`FetchHttpClient.layer` by
  * default) as a layer.
  *
  * @since 1.0.0
  * @category models
  */
-export interface StudioOptions extends Omit<StudioClient.StudioClientOptions, "apiKey" | "baseUrl"> {
+export interface StudioOptions extends Omit<StudioClient.ConfigOptions, "apiKey" | "baseUrl"> {
   /** The key, as text or `Redacted`; `STUDIO_API_KEY` from the environment when not given. */
   readonly apiKey?: string | Redacted.Redacted | undefined
   /** The service's address; `STUDIO_BASE_URL` from the environment, then `StudioClient.defaultBaseUrl`. */
