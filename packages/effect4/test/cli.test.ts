@@ -249,6 +249,16 @@ describe.concurrent("studio-effect chat", spawning, () => {
     ])
   })
 
+  it("an id unknown to the fresh embedded service of --reference says why, and how to keep ids", async () => {
+    const result = await cli(["assistants", "get", "asst_from_another_command", "--reference"])
+    expect(result.code).toBe(1)
+    expect(lines(result.stderr)).toEqual([
+      expect.stringMatching(
+        /^studio-effect: NotFound: with --reference each command starts a fresh .*studio-effect serve/
+      )
+    ])
+  })
+
   it("--model reaches the request: an unknown model is the service's validation error", async () => {
     const result = await cli(["chat", "--reference", "--model", "no-such-model", "Hi"])
     expect(result.code).not.toBe(0)

@@ -213,6 +213,19 @@ describe("a newcomer's first steps, from the packed tarball in a fresh project o
         const checked = await exec(process.execPath, [tsc, "-p", `tsconfig.${name}.json`], { cwd: project })
         expect(checked.code, `${name}: ${checked.stdout}`).toBe(0)
       }
+      // the older resolution cannot see Effect 4's own types (nor this package's), as the README says
+      expect(readme).toContain("\"moduleResolution\"` set to `\"NodeNext\"`, `\"Node16\"` or `\"Bundler\"`")
+      writeFileSync(
+        join(project, "tsconfig.Node10.json"),
+        JSON.stringify({
+          compilerOptions: { strict: true, module: "ESNext", moduleResolution: "node", noEmit: true, types: [] },
+          files: ["main.ts"]
+        })
+      )
+      const node10 = await exec(process.execPath, [tsc, "-p", "tsconfig.Node10.json"], { cwd: project })
+      expect(node10.code).not.toBe(0)
+      expect(node10.stdout).toContain("Cannot find module 'effect'")
+
       const ran = await exec(process.execPath, ["out/main.js"], {
         cwd: project,
         env: { STUDIO_BASE_URL: serviceUrl, STUDIO_API_KEY: "newcomer-key" }

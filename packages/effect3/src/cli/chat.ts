@@ -106,5 +106,5 @@ export const command = Command.make(
       const shown = yield* shownOnStdout
       yield* Chat.stream(request).pipe(Chat.textDeltas, Stream.runForEach((text) => write(shown(text))))
       yield* write("\n")
-    }).pipe(Effect.provide(Client.layer(options.reference)))
+    }).pipe(Client.provide(options.reference))
 ).pipe(Command.withDescription("Ask a chat model and stream its answer to the terminal"))

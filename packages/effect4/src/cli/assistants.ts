@@ -30,7 +30,7 @@ const list = Command.make("list", { json, reference: Client.reference }, (option
           discard: true
         })
     ),
-    Effect.provide(Client.layer(options.reference))
+    Client.provide(options.reference)
   )).pipe(Command.withDescription("List the assistants: one per line, its id then its name"))
 
 const create = Command.make(
@@ -54,7 +54,7 @@ const create = Command.make(
       ...Option.match(options.budget, { onNone: () => ({}), onSome: (budget) => ({ budget }) })
     }).pipe(
       Effect.flatMap((assistant) => options.json ? printJson(assistant) : printShown(assistant.id)),
-      Effect.provide(Client.layer(options.reference))
+      Client.provide(options.reference)
     )
   }
 ).pipe(
@@ -68,7 +68,7 @@ const get = Command.make(
   (options) =>
     Assistants.retrieve(options.assistantId).pipe(
       Effect.flatMap(printJson),
-      Effect.provide(Client.layer(options.reference))
+      Client.provide(options.reference)
     )
 ).pipe(Command.withDescription("Print an assistant as JSON"))
 
@@ -121,7 +121,7 @@ const run = Command.make(
     }).pipe(
       Effect.flatMap((run) => follow(run, { embedded: options.reference })),
       Effect.flatMap(printRun),
-      Effect.provide(Client.layer(options.reference))
+      Client.provide(options.reference)
     )
   }
 ).pipe(
@@ -138,7 +138,7 @@ const del = Command.make(
   (options) =>
     Assistants.delete(options.assistantId).pipe(
       Effect.flatMap((deleted) => printShown(`deleted ${deleted.id}`)),
-      Effect.provide(Client.layer(options.reference))
+      Client.provide(options.reference)
     )
 ).pipe(Command.withDescription("Delete an assistant"))
 

@@ -114,5 +114,5 @@ export const command = Command.make(
         Stream.concat(Stream.succeed("\n")),
         Stream.run(stdio.stdout())
       )
-    }).pipe(Effect.provide(Client.layer(options.reference)))
+    }).pipe(Client.provide(options.reference))
 ).pipe(Command.withDescription("Ask a chat model and stream its answer to the terminal"))

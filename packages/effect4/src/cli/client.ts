@@ -48,3 +48,23 @@ export const layer = (useReference: boolean) =>
         return StudioClient.layerConfig().pipe(Layer.provide(FetchHttpClient.layer))
       })
     )
+
+/**
+ * Provides the client to a command's effect. With `--reference`, an unknown id is explained: the embedded
+ * service is new for each command, so an id from another command is not in it.
+ *
+ * @since 0.2.0
+ * @category layers
+ */
+export const provide = (useReference: boolean) => <A, E, R>(self: Effect.Effect<A, E, R>) =>
+  (useReference ? Effect.mapError(self, (error): E | CliFailure => isNotFound(error) ? unknownInFresh : error) : self)
+    .pipe(Effect.provide(layer(useReference)))
+
+const unknownInFresh = new CliFailure({
+  message: "NotFound: with --reference each command starts a fresh embedded reference service, so an id from " +
+    "another command is not in it. To keep assistants and runs between commands, run `studio-effect serve` and " +
+    "set STUDIO_BASE_URL to its address (and STUDIO_API_KEY to any key)"
+})
+
+const isNotFound = (error: unknown): boolean =>
+  typeof error === "object" && error !== null && (error as { _tag?: unknown })._tag === "NotFound"
