@@ -302,6 +302,11 @@ export interface ChatRequest {
 // the response
 // ---------------------------------------------------------------------------------------------------------
 
+/*
+ * Every object of an answer keeps the fields the schemas do not name, as the service sent them: the
+ * index signature of each type below.
+ */
+
 /**
  * Token counts of a completion.
  *
@@ -312,6 +317,7 @@ export interface Usage {
   readonly prompt_tokens: number
   readonly completion_tokens: number
   readonly total_tokens: number
+  readonly [key: string]: unknown
 }
 
 /**
@@ -323,6 +329,7 @@ export interface Usage {
 export interface ToolCallFunction {
   readonly name: string
   readonly arguments: string
+  readonly [key: string]: unknown
 }
 
 /**
@@ -335,10 +342,11 @@ export interface ToolCall {
   readonly id: string
   readonly type: string
   readonly function: ToolCallFunction
+  readonly [key: string]: unknown
 }
 
 /**
- * The generated message of one choice.
+ * The generated message of one choice; `reasoning_content` is the model's reasoning, when it shows it.
  *
  * @since 0.1.0
  * @category models
@@ -347,6 +355,8 @@ export interface CompletionMessage {
   readonly role: "assistant"
   readonly content: string | null
   readonly tool_calls: ReadonlyArray<ToolCall> | null
+  readonly reasoning_content?: string | null | undefined
+  readonly [key: string]: unknown
 }
 
 /**
@@ -375,6 +385,17 @@ export interface ChatCompletionChoice {
   readonly message: CompletionMessage
   readonly logprobs: unknown
   readonly finish_reason: FinishReason | null
+  readonly [key: string]: unknown
+}
+
+/**
+ * What the service says about an answer beyond its content, as it sends it.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface CompletionMeta {
+  readonly [key: string]: unknown
 }
 
 /**
@@ -387,11 +408,25 @@ export interface ChatCompletion {
   readonly id: string
   readonly choices: ReadonlyArray<ChatCompletionChoice>
   readonly usage: Usage
+  readonly meta?: CompletionMeta | null | undefined
+  readonly [key: string]: unknown
 }
 
 // ---------------------------------------------------------------------------------------------------------
 // the stream
 // ---------------------------------------------------------------------------------------------------------
+
+/**
+ * The function of a piece of a tool call: its `name` in the first piece, more of its `arguments` after.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface ToolCallDeltaFunction {
+  readonly name?: string | undefined
+  readonly arguments?: string | undefined
+  readonly [key: string]: unknown
+}
 
 /**
  * A piece of a tool call in a stream: the first piece of a call carries `id`, `type` and `function.name`;
@@ -404,7 +439,8 @@ export interface ToolCallDelta {
   readonly index: number
   readonly id?: string | undefined
   readonly type?: string | undefined
-  readonly function?: ToolCallInputFunction | undefined
+  readonly function?: ToolCallDeltaFunction | undefined
+  readonly [key: string]: unknown
 }
 
 /**
@@ -417,6 +453,7 @@ export interface ChatDelta {
   readonly role?: string | undefined
   readonly content?: string | null | undefined
   readonly tool_calls?: ReadonlyArray<ToolCallDelta> | null | undefined
+  readonly [key: string]: unknown
 }
 
 /**
@@ -428,6 +465,7 @@ export interface ChatCompletionChunkChoice {
   readonly delta: ChatDelta
   readonly logprobs?: unknown
   readonly finish_reason: FinishReason | null
+  readonly [key: string]: unknown
 }
 
 /**
@@ -440,4 +478,6 @@ export interface ChatCompletionChunk {
   readonly id: string
   readonly choices: ReadonlyArray<ChatCompletionChunkChoice>
   readonly usage: Usage | null
+  readonly meta?: CompletionMeta | null | undefined
+  readonly [key: string]: unknown
 }
