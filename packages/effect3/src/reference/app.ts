@@ -17,6 +17,7 @@ import * as Stream from "effect/Stream"
 import { defaultAssistantStoreLimits, mergeRunConfiguration } from "studio-effect-core/reference/assistants"
 import { completion } from "studio-effect-core/reference/chat"
 import { makeIds } from "studio-effect-core/reference/ids"
+import { isRunModel, modelList } from "studio-effect-core/reference/models"
 import { defaultRunStoreLimits, type RunFailure } from "studio-effect-core/reference/runs"
 import { chatModels, runModels } from "studio-effect-core/wire/models"
 import * as AssistantSchema from "../AssistantSchema.js"
@@ -54,7 +55,11 @@ export interface ReferenceOptions {
   readonly seed?: number | undefined
   /** The model: a function from request to reply, or a script of replies given in order. */
   readonly model?: Model | ReadonlyArray<Reply> | undefined
-  /** Model identifiers accepted besides the interface's own. */
+  /**
+   * Model identifiers accepted besides the interface's own, and listed by `GET /studio/v1/models`. A run's
+   * `models` also takes any identifier outside the service's `fpmodel-` family, as a third-party model
+   * configured in the caller's account.
+   */
   readonly extraModels?: ReadonlyArray<string> | undefined
   /** How long one step of a run takes on Effect's clock (default 200 ms). */
   readonly runStepDuration?: Duration.DurationInput | undefined
@@ -91,7 +96,8 @@ export const basePath = "/studio/v1"
 const knownPaths = [
   /^\/studio\/v1\/chat\/completions$/,
   /^\/studio\/v1\/maestro\/runs(?:\/[^/]+)?$/,
-  /^\/studio\/v1\/assistants(?:\/[^/]+(?:\/run)?)?$/
+  /^\/studio\/v1\/assistants(?:\/[^/]+(?:\/run)?)?$/,
+  /^\/studio\/v1\/models$/
 ]
 
 const pathOf = (url: string): string => {
@@ -126,7 +132,9 @@ export const make = (
       ? options.model
       : script(options.model)
     const acceptedChatModels = [...chatModels, ...(options.extraModels ?? [])]
-    const acceptedRunModels = [...runModels, ...(options.extraModels ?? [])]
+    const extraModels = options.extraModels ?? []
+    const acceptedRunModels = [...runModels, ...extraModels]
+    const models = modelList(extraModels)
     const runs = makeRunStore({
       model,
       seed,
@@ -249,13 +257,16 @@ export const make = (
 
     // -- runs -----------------------------------------------------------------------------------------
 
-    /** A body whose `models`, when given, names a model the service runs; another is a 422 at `body.models.0`. */
+    /**
+     * A body whose `models`, when given, names a model the service runs (see `isRunModel`); another is a
+     * 422 at `body.models.0`.
+     */
     const runBody = <A extends { readonly models?: ReadonlyArray<string> | undefined }, I>(
       schema: Schema.Schema<A, I>
     ) =>
       Effect.filterOrFail(
         body(schema),
-        (request) => request.models?.[0] === undefined || acceptedRunModels.includes(request.models[0]),
+        (request) => request.models?.[0] === undefined || isRunModel(request.models[0], extraModels),
         () => new Wire.InvalidBody([modelIssue(acceptedRunModels, ["body", "models", 0])])
       )
 
@@ -315,6 +326,10 @@ export const make = (
       return Wire.json(yield* runs.create(mergeRunConfiguration(assistant, request)))
     }))
 
+    // -- models ---------------------------------------------------------------------------------------
+
+    const listModels = endpoint(Effect.sync(() => Wire.json(models)))
+
     // -- routing --------------------------------------------------------------------------------------
 
     const router = HttpRouter.empty.pipe(
@@ -327,7 +342,8 @@ export const make = (
       HttpRouter.patch(`${basePath}/assistants/:id`, updateAssistant),
       HttpRouter.del(`${basePath}/assistants/:id`, deleteAssistant),
       HttpRouter.post(`${basePath}/assistants/:id/run`, runAssistant),
-      HttpRouter.post(`${basePath}/assistants/:id`, runAssistant)
+      HttpRouter.post(`${basePath}/assistants/:id`, runAssistant),
+      HttpRouter.get(`${basePath}/models`, listModels)
     )
 
     const routes = router.pipe(
