@@ -164,6 +164,7 @@ const mergeRequestOptions = (base: RequestOptions, override: RequestOptions): Re
 
 const resolved = (options: RequestOptions): Settings => ({
   maxRetries: Math.max(0, options.maxRetries ?? defaultMaxRetries),
+  retryCreates: options.retryCreates === true,
   timeout: Duration.decode(options.timeout ?? defaultTimeout),
   streamIdleTimeout: Duration.decode(options.streamIdleTimeout ?? defaultStreamIdleTimeout),
   headers: options.headers ?? {}

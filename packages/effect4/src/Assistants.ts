@@ -65,6 +65,7 @@ const assistantPath = (segment: string) => `${assistantsPath}/${segment}`
 
 const runOperation = Operation.json({
   name: "assistants.run",
+  creates: true,
   method: "POST",
   check: (operation, input: { readonly id: string; readonly request: unknown; readonly options: RunOptions }) =>
     Effect.map(
@@ -80,6 +81,7 @@ const runOperation = Operation.json({
 
 const createOperation = Operation.json({
   name: "assistants.create",
+  creates: true,
   method: "POST",
   check: Operation.checkRequest(CreateAssistantRequest),
   path: () => assistantsPath,

@@ -103,6 +103,7 @@ const requestAttributes = (request: typeof RunRequest.Type): Record<string, unkn
 
 const createOperation = Operation.json({
   name: "maestro.create",
+  creates: true,
   method: "POST",
   check: Operation.checkRequest(RunRequest),
   path: () => runsPath,

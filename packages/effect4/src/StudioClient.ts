@@ -163,6 +163,7 @@ const mergeRequestOptions = (base: RequestOptions, override: RequestOptions): Re
 
 const resolved = (options: RequestOptions): Settings => ({
   maxRetries: Math.max(0, options.maxRetries ?? defaultMaxRetries),
+  retryCreates: options.retryCreates === true,
   timeout: Duration.fromInputUnsafe(options.timeout ?? defaultTimeout),
   streamIdleTimeout: Duration.fromInputUnsafe(options.streamIdleTimeout ?? defaultStreamIdleTimeout),
   headers: options.headers ?? {}

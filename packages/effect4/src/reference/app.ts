@@ -379,6 +379,7 @@ export const make = (options: ReferenceOptions = {}): Effect.Effect<App, never, 
         Effect.gen(function*() {
           const request = yield* HttpServerRequest.HttpServerRequest
           let cut: Extract<Fault, { readonly _tag: "DropMidStream" | "CutStream" }> | undefined
+          let after: Extract<Fault, { readonly _tag: "AfterHandling" }> | undefined
           for (const fault of faults) {
             switch (fault._tag) {
               case "Delay":
@@ -388,11 +389,18 @@ export const make = (options: ReferenceOptions = {}): Effect.Effect<App, never, 
                 return yield* dropConnection(request)
               case "Status":
                 return Wire.detail(fault.status, fault.detail ?? "Injected fault.", fault.headers ?? {})
+              case "AfterHandling":
+                after = fault
+                break
               default:
                 cut = fault
             }
           }
           const response = yield* routed
+          if (after !== undefined) {
+            if (after.delay !== undefined) yield* Effect.sleep(after.delay)
+            if (after.status !== undefined) return Wire.detail(after.status, after.detail ?? "Injected fault.")
+          }
           return cut === undefined ? response : yield* cutBody(request, response, cut)
         })
 

@@ -40,7 +40,7 @@ import { defaultMaxResponseSize, readBody, readErrorBody } from "./body.js"
 import { withoutRedirects } from "./redirect.js"
 import { isAbortable, RequestAbort, type RequestAbortSlot } from "./requestAbort.js"
 import { fromResponse, requestIdOf } from "./responseError.js"
-import { retrySchedule } from "./retry.js"
+import { retrySchedule, serviceCannotHaveActed } from "./retry.js"
 import { scrub, secretsOf, withRedactedHeaders } from "./scrub.js"
 import { transportError } from "./transportError.js"
 import { version } from "./version.js"
@@ -50,6 +50,12 @@ import { version } from "./version.js"
  */
 export interface RequestOptions {
   readonly maxRetries?: number | undefined
+  /**
+   * Retry the creates the service bills or stores (a run, an assistant, an assistant run) on every
+   * retryable error, as other calls are. By default they are retried only where the service cannot have
+   * acted (see `docs/reliability.md`), so that a retry never creates twice.
+   */
+  readonly retryCreates?: boolean | undefined
   readonly timeout?: Duration.DurationInput | undefined
   readonly streamIdleTimeout?: Duration.DurationInput | undefined
   readonly headers?: Readonly<Record<string, string>> | undefined
@@ -90,6 +96,11 @@ export interface JsonRequest<A, I> {
   readonly path: string
   readonly body?: unknown
   readonly response: Schema.Schema<A, I>
+  /**
+   * A create the service bills or stores: retried only where the service cannot have acted, unless the
+   * call's settings say `retryCreates`.
+   */
+  readonly creates?: boolean | undefined
 }
 
 /**
@@ -141,6 +152,7 @@ export interface Service {
 /** The settings of one call, resolved from the layer's options and the region's `RequestOptions`. */
 export interface Settings {
   readonly maxRetries: number
+  readonly retryCreates: boolean
   readonly timeout: Duration.Duration
   readonly streamIdleTimeout: Duration.Duration
   readonly headers: Readonly<Record<string, string>>
@@ -301,7 +313,8 @@ export const makeService = (config: ClientConfig, transport: HttpClient.HttpClie
   const withRetries = <A>(
     operation: string,
     maxRetries: number,
-    attempt: Effect.Effect<A, RequestError>
+    attempt: Effect.Effect<A, RequestError>,
+    retryable?: (error: StudioError) => boolean
   ): Effect.Effect<A, RequestError> =>
     Effect.catchAll(attempt, (first) => {
       const logged = Effect.zipRight(logFailure(operation, first), Effect.fail(first))
@@ -312,7 +325,7 @@ export const makeService = (config: ClientConfig, transport: HttpClient.HttpClie
         pending = false
         return logged
       })
-      return Effect.retry(again, retrySchedule(maxRetries))
+      return Effect.retry(again, retrySchedule(maxRetries, retryable))
     })
 
   const decodeBody = <A, I>(
@@ -365,8 +378,9 @@ export const makeService = (config: ClientConfig, transport: HttpClient.HttpClie
           (response) => decodeBody(request.operation, response, request.response)
         )
       )
+      const retryable = request.creates === true && !settings.retryCreates ? serviceCannotHaveActed : undefined
       return Effect.mapError(
-        withRetries(request.operation, settings.maxRetries, attempt),
+        withRetries(request.operation, settings.maxRetries, attempt, retryable),
         scrubbing(request.body)
       )
     })

@@ -29,7 +29,7 @@ import { decodeEvents, type EventError } from "../stream/sse.js"
 import { defaultMaxResponseSize, readBody, readErrorBody } from "./body.js"
 import { withoutRedirects } from "./redirect.js"
 import { fromResponse, requestIdOf } from "./responseError.js"
-import { retrySchedule } from "./retry.js"
+import { retrySchedule, serviceCannotHaveActed } from "./retry.js"
 import { scrub, secretsOf, withRedactedHeaders } from "./scrub.js"
 import { transportError } from "./transportError.js"
 import { version } from "./version.js"
@@ -37,6 +37,12 @@ import { version } from "./version.js"
 /** The settings that can change for one call (see `StudioClient.withRequestOptions`). */
 export interface RequestOptions {
   readonly maxRetries?: number | undefined
+  /**
+   * Retry the creates the service bills or stores (a run, an assistant, an assistant run) on every
+   * retryable error, as other calls are. By default they are retried only where the service cannot have
+   * acted (see `docs/reliability.md`), so that a retry never creates twice.
+   */
+  readonly retryCreates?: boolean | undefined
   readonly timeout?: Duration.Input | undefined
   readonly streamIdleTimeout?: Duration.Input | undefined
   readonly headers?: Readonly<Record<string, string>> | undefined
@@ -73,6 +79,11 @@ export interface JsonRequest<A, I> {
   readonly path: string
   readonly body?: unknown
   readonly response: Schema.Codec<A, I>
+  /**
+   * A create the service bills or stores: retried only where the service cannot have acted, unless the
+   * call's settings say `retryCreates`.
+   */
+  readonly creates?: boolean | undefined
 }
 
 /** One request whose answer is a byte stream (server-sent events). */
@@ -120,6 +131,7 @@ export interface Service {
 /** The settings of one call, resolved from the layer's options and the region's `RequestOptions`. */
 export interface Settings {
   readonly maxRetries: number
+  readonly retryCreates: boolean
   readonly timeout: Duration.Duration
   readonly streamIdleTimeout: Duration.Duration
   readonly headers: Readonly<Record<string, string>>
@@ -271,7 +283,8 @@ export const makeService = (config: ClientConfig, transport: HttpClient.HttpClie
   const withRetries = <A>(
     operation: string,
     maxRetries: number,
-    attempt: Effect.Effect<A, RequestError>
+    attempt: Effect.Effect<A, RequestError>,
+    retryable?: (error: StudioError) => boolean
   ): Effect.Effect<A, RequestError> =>
     Effect.catch(attempt, (first) => {
       const logged = Effect.andThen(logFailure(operation, first), Effect.fail(first))
@@ -282,7 +295,7 @@ export const makeService = (config: ClientConfig, transport: HttpClient.HttpClie
         pending = false
         return logged
       })
-      return Effect.retry(again, retrySchedule(maxRetries))
+      return Effect.retry(again, retrySchedule(maxRetries, retryable))
     })
 
   const decodeBody = <A, I>(
@@ -335,8 +348,9 @@ export const makeService = (config: ClientConfig, transport: HttpClient.HttpClie
           (response) => decodeBody(request.operation, response, request.response)
         )
       )
+      const retryable = request.creates === true && !settings.retryCreates ? serviceCannotHaveActed : undefined
       return Effect.mapError(
-        withRetries(request.operation, settings.maxRetries, attempt),
+        withRetries(request.operation, settings.maxRetries, attempt, retryable),
         scrubbing(request.body)
       )
     })

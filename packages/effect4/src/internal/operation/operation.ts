@@ -68,13 +68,15 @@ export interface JsonOperation<C extends Check<any, any>, A, I> {
   readonly attributes: (valid: ValidOf<C>) => Attributes
   /** Attributes added to the span from the answer. */
   readonly responseAttributes?: ((response: A) => Attributes) | undefined
+  /** A create the service bills or stores: retried only where the service cannot have acted. */
+  readonly creates?: boolean | undefined
 }
 
 /** The call of a JSON operation. */
 export const json = <C extends Check<any, any>, A, I>(
   operation: JsonOperation<C, A, I>
 ): (input: InputOf<C>) => Effect.Effect<A, RequestError, StudioClient> => {
-  const { body, check, method, name, path, response, responseAttributes } = operation
+  const { body, check, creates, method, name, path, response, responseAttributes } = operation
   const spanName = `studio.${name}`
   return (input) =>
     Effect.flatMap(check(name, input) as Effect.Effect<ValidOf<C>, ValidationError>, (valid) => {
@@ -84,7 +86,8 @@ export const json = <C extends Check<any, any>, A, I>(
           method,
           path: path(valid),
           body: body === undefined ? undefined : body(valid),
-          response
+          response,
+          creates
         }))
       return Effect.withSpan(
         responseAttributes === undefined
