@@ -7,7 +7,7 @@
 import * as Effect from "effect/Effect"
 import * as Operation from "./internal/operation/operation.js"
 import { ModelList } from "./ModelSchema.js"
-import type { StudioClient } from "./StudioClient.js"
+import type { StudioClient, WithResponse } from "./StudioClient.js"
 import type { RequestError } from "./StudioError.js"
 
 export {
@@ -69,3 +69,12 @@ const listOperation = Operation.json({
  * @category operations
  */
 export const list = (): Effect.Effect<ModelList, RequestError, StudioClient> => listOperation()
+
+/**
+ * `list`, with what the answer said about it: its status, headers, request id and rate-limit figures.
+ *
+ * @since 0.1.0
+ * @category operations
+ */
+export const listWithResponse = (): Effect.Effect<WithResponse<ModelList>, RequestError, StudioClient> =>
+  listOperation.withResponse()

@@ -21,6 +21,7 @@ import type * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import * as Tracer from "effect/Tracer"
 import { afterDoneBytes, defaultMaxEventSize } from "studio-effect-core/sse/SseParser"
+import { type RateLimitFigures, rateLimitOf } from "studio-effect-core/wire/rateLimit"
 import { ChatCompletion } from "../../ChatSchema.js"
 import {
   AuthError,
@@ -104,6 +105,18 @@ export interface JsonRequest<A, I> {
 }
 
 /**
+ * An operation's value with what its answer said about it: the status, the headers (names in lower case),
+ * the request id the service gave it, and the rate-limit figures of the key.
+ */
+export interface WithResponse<A> {
+  readonly value: A
+  readonly status: number
+  readonly headers: Readonly<Record<string, string>>
+  readonly requestId: string | undefined
+  readonly rateLimit: RateLimitFigures
+}
+
+/**
  * One request whose answer is a byte stream (server-sent events).
  */
 export interface StreamRequest {
@@ -121,6 +134,8 @@ export interface Service {
   readonly baseUrl: string
   /** Sends a request (retrying what may succeed on a retry) and decodes its JSON answer. */
   readonly json: <A, I>(request: JsonRequest<A, I>) => Effect.Effect<A, RequestError>
+  /** `json`, with the status, headers, request id and rate-limit figures of the answer. */
+  readonly jsonWithResponse: <A, I>(request: JsonRequest<A, I>) => Effect.Effect<WithResponse<A>, RequestError>
   /**
    * Sends a request and streams the `data` of each server-sent event of its body, each turned by `parse`
    * into an output (or the `EventError` that ends the stream), until `[DONE]`. Connecting is retried; once
@@ -366,7 +381,11 @@ export const makeService = (config: ClientConfig, transport: HttpClient.HttpClie
   /** Scrubs the error of a call whose request had `body`. */
   const scrubbing = (body: unknown) => (error: RequestError) => scrub(error, secretsOf(apiKey, body))
 
-  const json = <A, I>(request: JsonRequest<A, I>): Effect.Effect<A, RequestError> =>
+  /** Sends a JSON request as the settings say, and gives what `answer` makes of the response and its value. */
+  const exchange = <A, I, B>(
+    request: JsonRequest<A, I>,
+    answer: (response: HttpClientResponse.HttpClientResponse, value: A) => B
+  ): Effect.Effect<B, RequestError> =>
     Effect.flatMap(config.settings, (settings) => {
       if (apiKey === undefined) return Effect.fail(missingKey)
       const httpRequest = buildRequest(request.method, request.path, request.body, settings.headers)
@@ -375,7 +394,8 @@ export const makeService = (config: ClientConfig, transport: HttpClient.HttpClie
         settings.timeout,
         Effect.flatMap(
           send(request.operation, httpRequest),
-          (response) => decodeBody(request.operation, response, request.response)
+          (response) =>
+            Effect.map(decodeBody(request.operation, response, request.response), (value) => answer(response, value))
         )
       )
       const retryable = request.creates === true && !settings.retryCreates ? serviceCannotHaveActed : undefined
@@ -383,6 +403,21 @@ export const makeService = (config: ClientConfig, transport: HttpClient.HttpClie
         withRetries(request.operation, settings.maxRetries, attempt, retryable),
         scrubbing(request.body)
       )
+    })
+
+  const json = <A, I>(request: JsonRequest<A, I>): Effect.Effect<A, RequestError> =>
+    exchange(request, (_, value) => value)
+
+  const jsonWithResponse = <A, I>(request: JsonRequest<A, I>): Effect.Effect<WithResponse<A>, RequestError> =>
+    exchange(request, (response, value) => {
+      const headers = response.headers
+      return {
+        value,
+        status: response.status,
+        headers: { ...headers },
+        requestId: requestIdOf(headers),
+        rateLimit: rateLimitOf(headers)
+      }
     })
 
   const openEvents = <A>(
@@ -441,5 +476,5 @@ export const makeService = (config: ClientConfig, transport: HttpClient.HttpClie
 
   const redact = <E extends StudioError>(error: E, body?: unknown): E => scrub(error, secretsOf(apiKey, body))
 
-  return { httpClient, baseUrl, json, events, openEvents, redact }
+  return { httpClient, baseUrl, json, jsonWithResponse, events, openEvents, redact }
 }

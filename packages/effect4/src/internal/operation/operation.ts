@@ -9,6 +9,7 @@ import type * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 import { StudioClient } from "../../StudioClient.js"
 import type { RequestError, ValidationError } from "../../StudioError.js"
+import type { JsonRequest, Service, WithResponse } from "../http/client.js"
 import { pathSegment, validateRequest } from "../schema/validate.js"
 import type { EventError } from "../stream/sse.js"
 import { spanOptions } from "./telemetry.js"
@@ -72,16 +73,26 @@ export interface JsonOperation<C extends Check<any, any>, A, I> {
   readonly creates?: boolean | undefined
 }
 
+/** The call of a JSON operation, and its variant that gives the answer's metadata with the value. */
+export interface JsonCall<In, A> {
+  (input: In): Effect.Effect<A, RequestError, StudioClient>
+  readonly withResponse: (input: In) => Effect.Effect<WithResponse<A>, RequestError, StudioClient>
+}
+
 /** The call of a JSON operation. */
 export const json = <C extends Check<any, any>, A, I>(
   operation: JsonOperation<C, A, I>
-): (input: InputOf<C>) => Effect.Effect<A, RequestError, StudioClient> => {
+): JsonCall<InputOf<C>, A> => {
   const { body, check, creates, method, name, path, response, responseAttributes } = operation
   const spanName = `studio.${name}`
-  return (input) =>
+  const callWith = <B>(
+    send: (client: Service, request: JsonRequest<A, I>) => Effect.Effect<B, RequestError>,
+    valueOf: (answer: B) => A
+  ) =>
+  (input: InputOf<C>): Effect.Effect<B, RequestError, StudioClient> =>
     Effect.flatMap(check(name, input) as Effect.Effect<ValidOf<C>, ValidationError>, (valid) => {
       const call = Effect.flatMap(StudioClient, (client) =>
-        client.json({
+        send(client, {
           operation: name,
           method,
           path: path(valid),
@@ -92,11 +103,15 @@ export const json = <C extends Check<any, any>, A, I>(
       return Effect.withSpan(
         responseAttributes === undefined
           ? call
-          : Effect.tap(call, (answer) => Effect.annotateCurrentSpan(responseAttributes(answer))),
+          : Effect.tap(call, (answer) => Effect.annotateCurrentSpan(responseAttributes(valueOf(answer)))),
         spanName,
         spanOptions(operation.attributes(valid))
       )
     })
+  const call = callWith((client, request) => client.json(request), (value) => value)
+  return Object.assign(call, {
+    withResponse: callWith((client, request) => client.jsonWithResponse(request), (answer) => answer.value)
+  })
 }
 
 /** An operation whose answer is a stream of server-sent events, sent with `POST`. */
