@@ -90,24 +90,24 @@ export const json = <C extends Check<any, any>, A, I>(
     valueOf: (answer: B) => A
   ) =>
   (input: InputOf<C>): Effect.Effect<B, RequestError, StudioClient> =>
-    Effect.flatMap(check(name, input) as Effect.Effect<ValidOf<C>, ValidationError>, (valid) => {
-      const call = Effect.flatMap(StudioClient, (client) =>
-        send(client, {
-          operation: name,
-          method,
-          path: path(valid),
-          body: body === undefined ? undefined : body(valid),
-          response,
-          creates
-        }))
-      return Effect.withSpan(
-        responseAttributes === undefined
-          ? call
-          : Effect.tap(call, (answer) => Effect.annotateCurrentSpan(responseAttributes(valueOf(answer)))),
-        spanName,
-        spanOptions(operation.attributes(valid))
-      )
-    })
+    Effect.flatMap(
+      check(name, input) as Effect.Effect<ValidOf<C>, ValidationError>,
+      (valid) =>
+        Effect.flatMap(StudioClient, (client) => {
+          const sent = body === undefined ? undefined : body(valid)
+          const call = send(client, { operation: name, method, path: path(valid), body: sent, response, creates })
+          // an id in the attributes may come from an answer (a run polled after `create`): every value is
+          // checked against the secrets before it reaches the span, as is every value of the answer
+          return Effect.withSpan(
+            responseAttributes === undefined ? call : Effect.tap(
+              call,
+              (answer) => Effect.annotateCurrentSpan(client.redactAttributes(responseAttributes(valueOf(answer)), sent))
+            ),
+            spanName,
+            spanOptions(client.redactAttributes(operation.attributes(valid), sent))
+          )
+        })
+    )
   const call = callWith((client, request) => client.json(request), (value) => value)
   return Object.assign(call, {
     withResponse: callWith((client, request) => client.jsonWithResponse(request), (answer) => answer.value)
@@ -137,9 +137,13 @@ export const stream = <C extends Check<any, any>, A>(
       const client = yield* StudioClient
       // the span is the scope's (it ends with the stream, failed if the stream fails) and the parent of the
       // connection; the reads run outside it, so that none pays for a span of its own
-      const span = yield* Effect.makeSpanScoped(spanName, spanOptions(operation.attributes(valid)))
+      const sent = body(valid)
+      const span = yield* Effect.makeSpanScoped(
+        spanName,
+        spanOptions(client.redactAttributes(operation.attributes(valid), sent))
+      )
       return yield* Effect.withParentSpan(
-        client.openEvents({ operation: name, path: path(valid), body: body(valid) }, parse),
+        client.openEvents({ operation: name, path: path(valid), body: sent }, parse),
         span
       )
     }))
