@@ -418,13 +418,46 @@ export const CompletionMessage = openStruct({
 export const FinishReason = Schema.Union(Schema.Literal(...finishReasons), Schema.String)
 
 /**
+ * One of the likeliest tokens at a position.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const TopLogprob = openStruct({
+  token: Schema.String,
+  logprob: Schema.Number
+})
+
+/**
+ * A generated token with its log probability, and the likeliest tokens at its position.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const TokenLogprob = openStruct({
+  token: Schema.String,
+  logprob: Schema.Number,
+  top_logprobs: Schema.optional(Schema.NullOr(Schema.Array(TopLogprob)))
+})
+
+/**
+ * The log probabilities of a choice's tokens.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const Logprobs = openStruct({
+  content: Schema.NullOr(Schema.Array(TokenLogprob))
+})
+
+/**
  * @since 0.1.0
  * @category schemas
  */
 export const ChatCompletionChoice = openStruct({
   index: Schema.Number,
   message: CompletionMessage,
-  logprobs: Schema.optionalWith(Schema.NullOr(Schema.Unknown), { default: () => null }),
+  logprobs: Schema.optionalWith(Schema.NullOr(Logprobs), { default: () => null }),
   finish_reason: Schema.optionalWith(Schema.NullOr(FinishReason), { default: () => null })
 })
 
@@ -501,7 +534,7 @@ export interface ChatDelta extends Schema.Schema.Type<typeof ChatDelta> {}
 export const ChatCompletionChunkChoice = openStruct({
   index: Schema.Number,
   delta: ChatDelta,
-  logprobs: Schema.optional(Schema.NullOr(Schema.Unknown)),
+  logprobs: Schema.optional(Schema.NullOr(Logprobs)),
   finish_reason: Schema.optionalWith(Schema.NullOr(FinishReason), { default: () => null })
 })
 

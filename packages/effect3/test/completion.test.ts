@@ -64,7 +64,7 @@ describe("completion decoding", () => {
         }
       }),
       { numRuns: 3_000 }
-    ))
+    ), 120_000)
 
   it("the service's usual answers, with and without tool calls, take the fast path (no schema error path)", () => {
     const usual = {

@@ -61,9 +61,21 @@ const run = <A, E>(
 const toolCall = open({ id: "call_1", type: "function" }, {
   function: open({ name: "lookup", arguments: "{\"q\":\"x\"}" })
 })
+const logprobs = fc.option(
+  open({}, {
+    content: fc.array(
+      open({ token: "Hi", logprob: -0.25 }, {
+        top_logprobs: fc.array(open({ token: "Hello", logprob: -1.5 }), { maxLength: 2 })
+      }),
+      { maxLength: 2 }
+    )
+  }),
+  { nil: null }
+)
 const completion = open({ id: "chat-1" }, {
   choices: fc.tuple(
-    open({ index: 0, logprobs: null, finish_reason: "tool_calls" }, {
+    open({ index: 0, finish_reason: "tool_calls" }, {
+      logprobs,
       message: open({ role: "assistant", content: "Hi", reasoning_content: "the user greets" }, {
         tool_calls: fc.array(toolCall, { maxLength: 2 })
       })

@@ -104,6 +104,9 @@ export const wire62: Same<typeof ModelSchema.ModelQuantization.Type, WireModels.
 export const wire63: Same<typeof ModelSchema.ModelPricing.Type, WireModels.ModelPricing> = true
 export const wire64: Same<typeof ModelSchema.ModelInfo.Type, WireModels.ModelInfo> = true
 export const wire65: Same<typeof ModelSchema.ModelList.Type, WireModels.ModelList> = true
+export const wire66: Same<typeof ChatSchema.TopLogprob.Type, WireChat.TopLogprob> = true
+export const wire67: Same<typeof ChatSchema.TokenLogprob.Type, WireChat.TokenLogprob> = true
+export const wire68: Same<typeof ChatSchema.Logprobs.Type, WireChat.Logprobs> = true
 `
 
 const compile = () => {
@@ -183,7 +186,7 @@ describe("types as an editor shows them", () => {
 
   it("each schema decodes to the wire type of the core, and the wire type is what the schema decodes to", () => {
     const checked = probe.split("\n").filter((line) => line.startsWith("export const wire"))
-    expect(checked).toHaveLength(66)
+    expect(checked).toHaveLength(69)
     expect(result.errors.filter((error) => error.at.startsWith("wire"))).toEqual([])
   })
 })

@@ -377,13 +377,49 @@ export const finishReasons = ["stop", "length", "tool_calls"] as const
 export type FinishReason = typeof finishReasons[number] | (string & {})
 
 /**
+ * One of the likeliest tokens at a position.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface TopLogprob {
+  readonly token: string
+  readonly logprob: number
+  readonly [key: string]: unknown
+}
+
+/**
+ * A generated token with its log probability, and the likeliest tokens at its position.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface TokenLogprob {
+  readonly token: string
+  readonly logprob: number
+  readonly top_logprobs?: ReadonlyArray<TopLogprob> | null | undefined
+  readonly [key: string]: unknown
+}
+
+/**
+ * The log probabilities of a choice's tokens.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Logprobs {
+  readonly content: ReadonlyArray<TokenLogprob> | null
+  readonly [key: string]: unknown
+}
+
+/**
  * @since 0.1.0
  * @category models
  */
 export interface ChatCompletionChoice {
   readonly index: number
   readonly message: CompletionMessage
-  readonly logprobs: unknown
+  readonly logprobs: Logprobs | null
   readonly finish_reason: FinishReason | null
   readonly [key: string]: unknown
 }
@@ -463,7 +499,7 @@ export interface ChatDelta {
 export interface ChatCompletionChunkChoice {
   readonly index: number
   readonly delta: ChatDelta
-  readonly logprobs?: unknown
+  readonly logprobs?: Logprobs | null | undefined
   readonly finish_reason: FinishReason | null
   readonly [key: string]: unknown
 }

@@ -31,6 +31,8 @@ const isUsualChoice = (choice: unknown): boolean => {
   if (role !== undefined && role !== "assistant") return false
   if (!isOptionalString(content) || !isOptionalString(reasoning_content)) return false
   if (!isAbsentOrNull(tool_calls) && !(Array.isArray(tool_calls) && tool_calls.every(isUsualToolCall))) return false
+  // log probabilities are rare: a choice with them goes to the schema
+  if (!isAbsentOrNull(choice.logprobs)) return false
   return isAbsentOrNull(choice.finish_reason) || typeof choice.finish_reason === "string"
 }
 

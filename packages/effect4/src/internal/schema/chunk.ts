@@ -32,6 +32,8 @@ const isUsualChunk = (json: unknown): json is Record<string, any> => {
       return false
     }
     if (delta.tool_calls !== undefined && delta.tool_calls !== null) return false
+    // log probabilities are rare: a chunk with them goes to the schema
+    if (choice.logprobs !== undefined && choice.logprobs !== null) return false
     const finishReason = choice.finish_reason
     if (finishReason !== undefined && finishReason !== null && typeof finishReason !== "string") return false
   }
