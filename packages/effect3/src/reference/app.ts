@@ -14,17 +14,20 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import type * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
-import { defaultAssistantStoreLimits, mergeRunConfiguration } from "studio-effect-core/reference/assistants"
+import { answerSchemaIssue } from "studio-effect-core/reference/answerSchema"
+import { mergeRunConfiguration } from "studio-effect-core/reference/assistants"
+import { budgetSpentDetail, defaultMaxPendingBodyBytes, makeByteBudget } from "studio-effect-core/reference/byteBudget"
 import { completion } from "studio-effect-core/reference/chat"
 import { makeIds } from "studio-effect-core/reference/ids"
 import { isRunModel, modelList } from "studio-effect-core/reference/models"
-import { defaultRunStoreLimits, type RunFailure } from "studio-effect-core/reference/runs"
+import { isDecodablePath } from "studio-effect-core/reference/requestPath"
+import type { RunFailure } from "studio-effect-core/reference/runs"
 import { chatModels, runModels } from "studio-effect-core/wire/models"
 import * as AssistantSchema from "../AssistantSchema.js"
 import { ChatRequest } from "../ChatSchema.js"
 import { RunRequest } from "../MaestroSchema.js"
-import { type AssistantTooLarge, makeAssistantStore } from "./assistants.js"
-import { BodyTooLarge, declaredLength, defaultMaxBodyBytes, readText, tooLargeDetail } from "./body.js"
+import type { AssistantTooLarge } from "./assistants.js"
+import { BodyTooLarge, BudgetSpent, declaredLength, defaultMaxBodyBytes, readText, tooLargeDetail } from "./body.js"
 import * as Chat from "./chat.js"
 import {
   type ConnectionDropped,
@@ -36,22 +39,29 @@ import {
   type RateLimitOptions
 } from "./faults.js"
 import { builtIn, type Model, type Reply, script } from "./model.js"
-import { makeRunStore } from "./runs.js"
 import * as Sse from "./sse.js"
+import * as Tenants from "./tenants.js"
 import * as Wire from "./wire.js"
 
 /**
- * Options of the reference service. Everything is optional: by default it accepts any bearer token,
- * answers with the built-in model (seed 0), completes runs in steps of 200 ms of Effect's clock, and
- * neither limits rates nor injects faults.
+ * Options of the reference service. Everything is optional: by default it accepts any bearer token (and
+ * every caller shares one store of assistants and runs), answers with the built-in model (seed 0), makes
+ * identifiers that cannot be guessed, completes runs in steps of 200 ms of Effect's clock, and neither
+ * limits rates nor injects faults. With `apiKeys`, each key has its own assistants and runs.
  *
  * @since 0.1.0
  * @category models
  */
 export interface ReferenceOptions {
-  /** The API keys it accepts; when omitted, any non-empty bearer token. */
+  /**
+   * The API keys it accepts, each with its own assistants and runs; when omitted, any non-empty bearer
+   * token, all sharing one store.
+   */
   readonly apiKeys?: ReadonlyArray<string> | undefined
-  /** The seed of the built-in model and of identifiers (default 0). */
+  /**
+   * The seed of the built-in model (default 0) and, when given, of identifiers, which then follow the same
+   * sequence on every start; without it, identifiers are random and cannot be guessed.
+   */
   readonly seed?: number | undefined
   /** The model: a function from request to reply, or a script of replies given in order. */
   readonly model?: Model | ReadonlyArray<Reply> | undefined
@@ -83,6 +93,16 @@ export interface ReferenceOptions {
   readonly maxAssistants?: number | undefined
   /** The longest assistant kept, in characters of its JSON (default 32 Ki); a longer one is a 413. */
   readonly maxAssistantSize?: number | undefined
+  /**
+   * The most keys whose stores are kept at once (default 100), when `apiKeys` separates them; past it, the
+   * stores of the key least recently used are forgotten. The limits of runs and assistants are per key.
+   */
+  readonly maxTenants?: number | undefined
+  /**
+   * The most bytes held by request bodies still being received, all together (default 32 MiB); a body that
+   * would pass it is answered 503 with `retry-after`.
+   */
+  readonly maxPendingBodyBytes?: number | undefined
 }
 
 /**
@@ -108,6 +128,14 @@ const pathOf = (url: string): string => {
 /** The most API keys whose rate-limit windows are kept at once; past it, the oldest window is forgotten. */
 const maxRateLimitedKeys = 10_000
 
+/** A body still arriving when the service stops. */
+class ShuttingDown {
+  readonly _tag = "ShuttingDown"
+}
+
+/** The `detail` of the answers a service shutting down gives, and of the last event of its open streams. */
+const shuttingDownDetail = "The service is shutting down: this answer is cut short. Retry once it is back."
+
 const modelIssue = (accepted: ReadonlyArray<string>, loc: ReadonlyArray<string | number>): Wire.FastApiIssue => ({
   loc,
   msg: `Input should be ${accepted.map((m) => `'${m}'`).join(", ")}`,
@@ -115,17 +143,20 @@ const modelIssue = (accepted: ReadonlyArray<string>, loc: ReadonlyArray<string |
 })
 
 /**
- * Builds the service's `HttpApp`, with its own stores of runs and assistants.
+ * Builds the service's `HttpApp`, with its own stores of runs and assistants. Once `stopping` completes
+ * (the server is shutting down), bodies still arriving are answered 503 and open streams end at once with
+ * a last event saying so.
  *
  * @since 0.1.0
  * @category constructors
  */
 export const make = (
-  options: ReferenceOptions = {}
+  options: ReferenceOptions = {},
+  stopping: Effect.Effect<void> = Effect.never
 ): Effect.Effect<HttpApp.Default<ConnectionDropped>> =>
   Effect.sync(() => {
     const seed = options.seed ?? 0
-    const ids = makeIds(seed)
+    const ids = makeIds(options.seed)
     const model: Model = options.model === undefined
       ? builtIn
       : typeof options.model === "function"
@@ -135,36 +166,42 @@ export const make = (
     const extraModels = options.extraModels ?? []
     const acceptedRunModels = [...runModels, ...extraModels]
     const models = modelList(extraModels)
-    const runs = makeRunStore({
+    const keys = options.apiKeys === undefined ? undefined : new Set(options.apiKeys)
+    const tenants = Tenants.make({
+      separate: keys !== undefined,
+      maxTenants: options.maxTenants,
       model,
       seed,
       ids,
       stepDuration: Duration.decode(options.runStepDuration ?? Duration.millis(200)),
       failRun: options.failRun,
-      maxRuns: options.maxRuns ?? defaultRunStoreLimits.maxRuns,
-      maxRunsSize: options.maxRunsSize ?? defaultRunStoreLimits.maxRunsSize
+      maxRuns: options.maxRuns,
+      maxRunsSize: options.maxRunsSize,
+      maxAssistants: options.maxAssistants,
+      maxAssistantSize: options.maxAssistantSize
     })
-    const assistants = makeAssistantStore(ids, {
-      maxAssistants: options.maxAssistants ?? defaultAssistantStoreLimits.maxAssistants,
-      maxAssistantSize: options.maxAssistantSize ?? defaultAssistantStoreLimits.maxAssistantSize
-    })
-    const keys = options.apiKeys === undefined ? undefined : new Set(options.apiKeys)
+    const pending = makeByteBudget(options.maxPendingBodyBytes ?? defaultMaxPendingBodyBytes)
     const windows = new Map<string, { start: number; count: number }>()
     let requestCount = 0
     const maxBodyBytes = options.maxBodyBytes ?? defaultMaxBodyBytes
     const maxJsonDepth = options.maxJsonDepth ?? Wire.defaultMaxJsonDepth
     // the connection closes after a 413, so the rest of an unread body is not drained on a kept-alive socket
     const tooLarge = () => Wire.detail(413, tooLargeDetail(maxBodyBytes), { connection: "close" })
+    /** A 503 for a body refused while it arrives: the rest is not read, so the connection closes. */
+    const unavailable = (detail: string) => Wire.detail(503, detail, { connection: "close", "retry-after": "1" })
 
     // -- request helpers ------------------------------------------------------------------------------
 
     /**
      * The request body decoded with a schema: a bad body becomes the 422 FastAPI would send, one nested too
-     * deeply a 422 before any decoding, and one over the size limit `BodyTooLarge` (a 413).
+     * deeply a 422 before any decoding, one over the size limit `BodyTooLarge` (a 413), and one that would
+     * pass the budget of unfinished bodies `BudgetSpent`, or one still arriving when the service stops
+     * `ShuttingDown` (both 503s).
      */
     const body = <A, I>(schema: Schema.Schema<A, I>) =>
       Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
-        readText(request, maxBodyBytes).pipe(
+        readText(request, maxBodyBytes, pending).pipe(
+          Effect.raceFirst(Effect.zipRight(stopping, Effect.fail(new ShuttingDown()))),
           Effect.catchTag("BodyUnreadable", () => Effect.succeed("\u0000")),
           Effect.flatMap((text) => {
             const parsed = Wire.parseJson(text)
@@ -181,11 +218,14 @@ export const make = (
       return match === null ? undefined : match[1]
     }
 
-    /** Auth, then the rate limit, then the handler; validation failures become 422s. */
+    /**
+     * Auth, then the rate limit, then the handler with the caller's tenant; validation failures become
+     * 422s, a body refused while it arrives a 413 or a 503.
+     */
     const endpoint = <E>(
-      handler: Effect.Effect<
+      handler: (tenant: Tenants.Tenant) => Effect.Effect<
         HttpServerResponse.HttpServerResponse,
-        E | Wire.InvalidBody | BodyTooLarge,
+        E | Wire.InvalidBody | BodyTooLarge | BudgetSpent | ShuttingDown,
         HttpServerRequest.HttpServerRequest | HttpRouter.RouteContext
       >
     ) =>
@@ -215,7 +255,7 @@ export const make = (
             return Wire.detail(429, "Too many requests: rate limit exceeded.", { "retry-after": String(seconds) })
           }
         }
-        return yield* handler.pipe(
+        return yield* handler(tenants.of(key)).pipe(
           Effect.catchIf(
             (error): error is Wire.InvalidBody => error instanceof Wire.InvalidBody,
             (error) => Effect.succeed(Wire.unprocessable(error.issues))
@@ -223,6 +263,14 @@ export const make = (
           Effect.catchIf(
             (error): error is BodyTooLarge => error instanceof BodyTooLarge,
             () => Effect.succeed(tooLarge())
+          ),
+          Effect.catchIf(
+            (error): error is BudgetSpent => error instanceof BudgetSpent,
+            (error) => Effect.succeed(unavailable(budgetSpentDetail(error.limit)))
+          ),
+          Effect.catchIf(
+            (error): error is ShuttingDown => error instanceof ShuttingDown,
+            () => Effect.succeed(unavailable(shuttingDownDetail))
           )
         )
       })
@@ -231,29 +279,33 @@ export const make = (
 
     // -- chat -----------------------------------------------------------------------------------------
 
-    const chat = endpoint(Effect.gen(function*() {
-      const request = yield* Effect.filterOrFail(
-        body(ChatRequest),
-        (request) => acceptedChatModels.includes(request.model),
-        () => new Wire.InvalidBody([modelIssue(acceptedChatModels, ["body", "model"])])
-      )
-      const generated = yield* Chat.generate(model, request, { seed, ids })
-      if (request.stream !== true) return Wire.json(completion(generated))
-      const pause = options.streamEventDelay === undefined ? undefined : Duration.decode(options.streamEventDelay)
-      const chunks = pause === undefined || Duration.toMillis(pause) === 0
-        ? Chat.chunks(generated)
-        : Stream.suspend(() => {
-          // a pause between events: the first goes out at once
-          let first = true
-          return Chat.chunks(generated).pipe(
-            Stream.tap(() => first ? Effect.sync(() => (first = false)) : Effect.sleep(pause))
-          )
+    const chat = endpoint(() =>
+      Effect.gen(function*() {
+        const request = yield* Effect.filterOrFail(
+          body(ChatRequest),
+          (request) => acceptedChatModels.includes(request.model),
+          () => new Wire.InvalidBody([modelIssue(acceptedChatModels, ["body", "model"])])
+        )
+        const schemaIssue = answerSchemaIssue(request)
+        if (schemaIssue !== undefined) return Wire.unprocessable([schemaIssue])
+        const generated = yield* Chat.generate(model, request, { seed, ids })
+        if (request.stream !== true) return Wire.json(completion(generated))
+        const pause = options.streamEventDelay === undefined ? undefined : Duration.decode(options.streamEventDelay)
+        const chunks = pause === undefined || Duration.toMillis(pause) === 0
+          ? Chat.chunks(generated)
+          : Stream.suspend(() => {
+            // a pause between events: the first goes out at once
+            let first = true
+            return Chat.chunks(generated).pipe(
+              Stream.tap(() => first ? Effect.sync(() => (first = false)) : Effect.sleep(pause))
+            )
+          })
+        return HttpServerResponse.stream(Sse.encode(chunks, stopping, shuttingDownDetail), {
+          contentType: "text/event-stream",
+          headers: { "cache-control": "no-cache" }
         })
-      return HttpServerResponse.stream(Sse.encode(chunks), {
-        contentType: "text/event-stream",
-        headers: { "cache-control": "no-cache" }
       })
-    }))
+    )
 
     // -- runs -----------------------------------------------------------------------------------------
 
@@ -270,61 +322,75 @@ export const make = (
         () => new Wire.InvalidBody([modelIssue(acceptedRunModels, ["body", "models", 0])])
       )
 
-    const createRun = endpoint(Effect.gen(function*() {
-      const request = yield* runBody(RunRequest)
-      return Wire.json(yield* runs.create(request))
-    }))
+    const createRun = endpoint(({ runs }) =>
+      Effect.gen(function*() {
+        const request = yield* runBody(RunRequest)
+        return Wire.json(yield* runs.create(request))
+      })
+    )
 
-    const retrieveRun = endpoint(Effect.gen(function*() {
-      const id = yield* param("id")
-      const run = yield* runs.retrieve(id)
-      return run === undefined ? Wire.notFound("Run", id) : Wire.json(run)
-    }))
+    const retrieveRun = endpoint(({ runs }) =>
+      Effect.gen(function*() {
+        const id = yield* param("id")
+        const run = yield* runs.retrieve(id)
+        return run === undefined ? Wire.notFound("Run", id) : Wire.json(run)
+      })
+    )
 
     // -- assistants -----------------------------------------------------------------------------------
 
     /** An assistant longer than the store keeps: 413, and nothing is stored. */
     const tooLong = (error: AssistantTooLarge) => Effect.succeed(Wire.detail(413, error.message))
 
-    const createAssistant = endpoint(Effect.gen(function*() {
-      const request = yield* runBody(AssistantSchema.CreateAssistantRequest)
-      return yield* assistants.create(request).pipe(
-        Effect.map(Wire.json),
-        Effect.catchTag("AssistantTooLarge", tooLong)
-      )
-    }))
+    const createAssistant = endpoint(({ assistants }) =>
+      Effect.gen(function*() {
+        const request = yield* runBody(AssistantSchema.CreateAssistantRequest)
+        return yield* assistants.create(request).pipe(
+          Effect.map(Wire.json),
+          Effect.catchTag("AssistantTooLarge", tooLong)
+        )
+      })
+    )
 
-    const listAssistants = endpoint(Effect.map(assistants.listJson, Wire.jsonText))
+    const listAssistants = endpoint(({ assistants }) => Effect.map(assistants.listJson, Wire.jsonText))
 
-    const retrieveAssistant = endpoint(Effect.gen(function*() {
-      const id = yield* param("id")
-      const assistant = yield* assistants.retrieve(id)
-      return assistant === undefined ? Wire.notFound("Assistant", id) : Wire.json(assistant)
-    }))
+    const retrieveAssistant = endpoint(({ assistants }) =>
+      Effect.gen(function*() {
+        const id = yield* param("id")
+        const assistant = yield* assistants.retrieve(id)
+        return assistant === undefined ? Wire.notFound("Assistant", id) : Wire.json(assistant)
+      })
+    )
 
-    const updateAssistant = endpoint(Effect.gen(function*() {
-      const id = yield* param("id")
-      if ((yield* assistants.retrieve(id)) === undefined) return Wire.notFound("Assistant", id)
-      const request = yield* runBody(AssistantSchema.ModifyAssistantRequest)
-      return yield* assistants.update(id, request).pipe(
-        Effect.map((updated) => updated === undefined ? Wire.notFound("Assistant", id) : Wire.json(updated)),
-        Effect.catchTag("AssistantTooLarge", tooLong)
-      )
-    }))
+    const updateAssistant = endpoint(({ assistants }) =>
+      Effect.gen(function*() {
+        const id = yield* param("id")
+        if ((yield* assistants.retrieve(id)) === undefined) return Wire.notFound("Assistant", id)
+        const request = yield* runBody(AssistantSchema.ModifyAssistantRequest)
+        return yield* assistants.update(id, request).pipe(
+          Effect.map((updated) => updated === undefined ? Wire.notFound("Assistant", id) : Wire.json(updated)),
+          Effect.catchTag("AssistantTooLarge", tooLong)
+        )
+      })
+    )
 
-    const deleteAssistant = endpoint(Effect.gen(function*() {
-      const id = yield* param("id")
-      const deleted = yield* assistants.remove(id)
-      return deleted === undefined ? Wire.notFound("Assistant", id) : Wire.json(deleted)
-    }))
+    const deleteAssistant = endpoint(({ assistants }) =>
+      Effect.gen(function*() {
+        const id = yield* param("id")
+        const deleted = yield* assistants.remove(id)
+        return deleted === undefined ? Wire.notFound("Assistant", id) : Wire.json(deleted)
+      })
+    )
 
-    const runAssistant = endpoint(Effect.gen(function*() {
-      const id = yield* param("id")
-      const assistant = yield* assistants.retrieve(id)
-      if (assistant === undefined) return Wire.notFound("Assistant", id)
-      const request = yield* runBody(AssistantSchema.AssistantRunRequest)
-      return Wire.json(yield* runs.create(mergeRunConfiguration(assistant, request)))
-    }))
+    const runAssistant = endpoint(({ assistants, runs }) =>
+      Effect.gen(function*() {
+        const id = yield* param("id")
+        const assistant = yield* assistants.retrieve(id)
+        if (assistant === undefined) return Wire.notFound("Assistant", id)
+        const request = yield* runBody(AssistantSchema.AssistantRunRequest)
+        return Wire.json(yield* runs.create(mergeRunConfiguration(assistant, request)))
+      })
+    )
 
     // -- models ---------------------------------------------------------------------------------------
 
@@ -356,8 +422,12 @@ export const make = (
       Effect.catchAllDefect(() => Effect.succeed(Wire.detail(500, "Internal Server Error")))
     )
 
-    /** A body declared larger than the limit is refused before anything else, as a proxy in front would. */
+    /**
+     * A body declared larger than the limit is refused before anything else, as a proxy in front would; a
+     * path with a broken percent-escape names nothing the service holds (404).
+     */
     const routed = Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
+      if (!isDecodablePath(pathOf(request.url))) return Effect.succeed(Wire.detail(404, "Not Found"))
       const declared = declaredLength(request)
       return declared !== undefined && declared > maxBodyBytes ? Effect.succeed(tooLarge()) : routes
     })
