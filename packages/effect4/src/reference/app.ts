@@ -407,7 +407,7 @@ export const make = (
 
     // -- models ---------------------------------------------------------------------------------------
 
-    const listModels = endpoint(Effect.sync(() => Wire.json(models)))
+    const listModels = endpoint(() => Effect.sync(() => Wire.json(models)))
 
     // -- routing --------------------------------------------------------------------------------------
 
