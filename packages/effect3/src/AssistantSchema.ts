@@ -16,18 +16,19 @@ import {
   hasTitleOrDescription,
   namedOutputTypes,
   optimizations,
-  unsetResponseLanguage,
   visibilities
 } from "studio-effect-core/wire/assistant"
+import { openStruct } from "./internal/schema/open.js"
 import { optional } from "./internal/schema/optional.js"
 import {
   Budget,
   Requirement,
   RequirementDescription,
   requirementList,
-  ResponseLanguage,
   RunConfigurationFields,
-  RunMessage
+  RunMessage,
+  RunResponseLanguage,
+  ToolResources
 } from "./MaestroSchema.js"
 
 // ---------------------------------------------------------------------------------------------------------
@@ -159,7 +160,7 @@ export const AssistantRunInput = Schema.Array(RunMessage).pipe(
  * @since 0.1.0
  * @category schemas
  */
-export const AssistantResponseLanguage = Schema.Union(ResponseLanguage, Schema.Literal(unsetResponseLanguage))
+export const AssistantResponseLanguage = RunResponseLanguage
 
 /**
  * A request to run a stored assistant. `input` is required. Any field of the assistant's configuration
@@ -175,7 +176,7 @@ export const AssistantRunRequest = Schema.Struct({
   include: optional(Schema.Array(AssistantRunInclude)),
   ...RunConfigurationFields,
   requirements: optional(AssistantRequirements),
-  response_language: optional(AssistantResponseLanguage)
+  tool_resources: optional(ToolResources)
 }).annotations({ identifier: "AssistantRunRequest" })
 
 /**
@@ -275,7 +276,7 @@ export const AssistantTool = Schema.Struct(
  * @since 0.1.0
  * @category schemas
  */
-export class Assistant extends Schema.Class<Assistant>("Assistant")({
+export const Assistant = openStruct({
   id: Schema.String,
   object: Schema.optionalWith(Schema.String, { default: () => "assistant" }),
   name: Schema.String,
@@ -290,6 +291,7 @@ export class Assistant extends Schema.Class<Assistant>("Assistant")({
   is_archived: Schema.optional(Schema.Boolean),
   models: Schema.optional(Schema.NullOr(Schema.Array(Schema.String))),
   tools: Schema.optional(Schema.NullOr(Schema.Array(AssistantTool))),
+  tool_resources: Schema.optional(Schema.NullOr(JsonObject)),
   requirements: Schema.optional(Schema.NullOr(Schema.Array(AssistantRequirement))),
   budget: Schema.optional(Schema.NullOr(Budget)),
   visibility: Schema.optional(Schema.NullOr(Visibility)),
@@ -300,7 +302,13 @@ export class Assistant extends Schema.Class<Assistant>("Assistant")({
   system_prompt: Schema.optional(Schema.NullOr(Schema.String)),
   workflow_config: Schema.optional(Schema.NullOr(WorkflowConfig)),
   config_overrides: Schema.optional(Schema.NullOr(JsonObject))
-}) {}
+}).annotations({ identifier: "Assistant" })
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export interface Assistant extends Schema.Schema.Type<typeof Assistant> {}
 
 /**
  * The answer of listing assistants.
@@ -308,9 +316,15 @@ export class Assistant extends Schema.Class<Assistant>("Assistant")({
  * @since 0.1.0
  * @category schemas
  */
-export class AssistantList extends Schema.Class<AssistantList>("AssistantList")({
+export const AssistantList = openStruct({
   results: Schema.Array(Assistant)
-}) {}
+}).annotations({ identifier: "AssistantList" })
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export interface AssistantList extends Schema.Schema.Type<typeof AssistantList> {}
 
 /**
  * The answer of deleting an assistant.
@@ -318,11 +332,17 @@ export class AssistantList extends Schema.Class<AssistantList>("AssistantList")(
  * @since 0.1.0
  * @category schemas
  */
-export class DeletedAssistant extends Schema.Class<DeletedAssistant>("DeletedAssistant")({
+export const DeletedAssistant = openStruct({
   id: Schema.String,
   object: Schema.optionalWith(Schema.String, { default: () => "assistant" }),
   deleted: Schema.optionalWith(Schema.Boolean, { default: () => true })
-}) {}
+}).annotations({ identifier: "DeletedAssistant" })
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export interface DeletedAssistant extends Schema.Schema.Type<typeof DeletedAssistant> {}
 
 // ---------------------------------------------------------------------------------------------------------
 // creating and modifying
@@ -333,7 +353,7 @@ const AssistantDetailsFields = {
   avatar: optional(Schema.String),
   ...RunConfigurationFields,
   requirements: optional(AssistantRequirements),
-  response_language: optional(AssistantResponseLanguage),
+  tool_resources: optional(ToolResources),
   workflow_config: optional(WorkflowConfig),
   config_overrides: optional(JsonObject)
 }

@@ -18,7 +18,7 @@ import {
 import * as Operation from "./internal/operation/operation.js"
 import * as Maestro from "./Maestro.js"
 import { MaestroRun } from "./MaestroSchema.js"
-import type { StudioClient } from "./StudioClient.js"
+import type { StudioClient, WithResponse } from "./StudioClient.js"
 import type { RequestError, StudioError } from "./StudioError.js"
 
 const assistantsPath = "/studio/v1/assistants"
@@ -65,6 +65,7 @@ const assistantPath = (segment: string) => `${assistantsPath}/${segment}`
 
 const runOperation = Operation.json({
   name: "assistants.run",
+  creates: true,
   method: "POST",
   check: (operation, input: { readonly id: string; readonly request: unknown; readonly options: RunOptions }) =>
     Effect.map(
@@ -80,6 +81,7 @@ const runOperation = Operation.json({
 
 const createOperation = Operation.json({
   name: "assistants.create",
+  creates: true,
   method: "POST",
   check: Operation.checkRequest(CreateAssistantRequest),
   path: () => assistantsPath,
@@ -150,6 +152,19 @@ export const run = (
 ): Effect.Effect<MaestroRun, RequestError, StudioClient> => runOperation({ id: assistantId, request, options })
 
 /**
+ * `run`, with what the answer said about it: its status, headers, request id and rate-limit figures.
+ *
+ * @since 0.1.0
+ * @category operations
+ */
+export const runWithResponse = (
+  assistantId: string,
+  request: AssistantRunRequest,
+  options: RunOptions = {}
+): Effect.Effect<WithResponse<MaestroRun>, RequestError, StudioClient> =>
+  runOperation.withResponse({ id: assistantId, request, options })
+
+/**
  * Runs a stored assistant and polls the run it starts until it is terminal, as `Maestro.poll` does: the
  * run's answer is the first snapshot, `failed` becomes `RunFailed`, and the deadline `PollTimeout`.
  *
@@ -174,12 +189,32 @@ export const create: (request: CreateAssistantRequest) => Effect.Effect<Assistan
   createOperation
 
 /**
+ * `create`, with what the answer said about it: its status, headers, request id and rate-limit figures.
+ *
+ * @since 0.1.0
+ * @category operations
+ */
+export const createWithResponse: (
+  request: CreateAssistantRequest
+) => Effect.Effect<WithResponse<Assistant>, RequestError, StudioClient> = createOperation.withResponse
+
+/**
  * Retrieves an assistant. An unknown id fails with `NotFound`.
  *
  * @since 0.1.0
  * @category operations
  */
 export const retrieve: (assistantId: string) => Effect.Effect<Assistant, RequestError, StudioClient> = retrieveOperation
+
+/**
+ * `retrieve`, with what the answer said about it: its status, headers, request id and rate-limit figures.
+ *
+ * @since 0.1.0
+ * @category operations
+ */
+export const retrieveWithResponse: (
+  assistantId: string
+) => Effect.Effect<WithResponse<Assistant>, RequestError, StudioClient> = retrieveOperation.withResponse
 
 /**
  * Lists the assistants the key can see, optionally only those of some workspaces.
@@ -189,6 +224,16 @@ export const retrieve: (assistantId: string) => Effect.Effect<Assistant, Request
  */
 export const list = (options: ListOptions = {}): Effect.Effect<AssistantList, RequestError, StudioClient> =>
   listOperation(options)
+
+/**
+ * `list`, with what the answer said about it: its status, headers, request id and rate-limit figures.
+ *
+ * @since 0.1.0
+ * @category operations
+ */
+export const listWithResponse = (
+  options: ListOptions = {}
+): Effect.Effect<WithResponse<AssistantList>, RequestError, StudioClient> => listOperation.withResponse(options)
 
 /**
  * Modifies an assistant (PATCH): only the fields sent change. An unknown id fails with `NotFound`.
@@ -201,7 +246,29 @@ export const update = (
   request: ModifyAssistantRequest
 ): Effect.Effect<Assistant, RequestError, StudioClient> => updateOperation({ id: assistantId, request })
 
+/**
+ * `update`, with what the answer said about it: its status, headers, request id and rate-limit figures.
+ *
+ * @since 0.1.0
+ * @category operations
+ */
+export const updateWithResponse = (
+  assistantId: string,
+  request: ModifyAssistantRequest
+): Effect.Effect<WithResponse<Assistant>, RequestError, StudioClient> =>
+  updateOperation.withResponse({ id: assistantId, request })
+
 const del: (assistantId: string) => Effect.Effect<DeletedAssistant, RequestError, StudioClient> = deleteOperation
+
+/**
+ * `delete`, with what the answer said about it: its status, headers, request id and rate-limit figures.
+ *
+ * @since 0.1.0
+ * @category operations
+ */
+export const deleteWithResponse: (
+  assistantId: string
+) => Effect.Effect<WithResponse<DeletedAssistant>, RequestError, StudioClient> = deleteOperation.withResponse
 
 export {
   /**

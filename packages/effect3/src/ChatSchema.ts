@@ -20,6 +20,7 @@ import {
 } from "studio-effect-core/wire/chat"
 import type { ChatModel } from "studio-effect-core/wire/models"
 import { showValue, withWholeChecks } from "./internal/schema/issues.js"
+import { openStruct } from "./internal/schema/open.js"
 import { optional } from "./internal/schema/optional.js"
 
 const isRecord = (value: unknown): value is Readonly<Record<string, unknown>> =>
@@ -352,13 +353,17 @@ export type ChatRequest = Omit<typeof ChatRequest.Encoded, "model"> & {
 // the response
 // ---------------------------------------------------------------------------------------------------------
 
+/*
+ * Every object of an answer keeps the fields the schemas do not name, as the service sent them.
+ */
+
 /**
  * Token counts of a completion.
  *
  * @since 0.1.0
  * @category schemas
  */
-export const Usage = Schema.Struct({
+export const Usage = openStruct({
   prompt_tokens: Schema.Number,
   completion_tokens: Schema.Number,
   total_tokens: Schema.Number
@@ -376,10 +381,10 @@ export interface Usage extends Schema.Schema.Type<typeof Usage> {}
  * @since 0.1.0
  * @category schemas
  */
-export const ToolCall = Schema.Struct({
+export const ToolCall = openStruct({
   id: Schema.String,
   type: Schema.optionalWith(Schema.String, { default: () => "function" }),
-  function: Schema.Struct({
+  function: openStruct({
     name: Schema.String,
     arguments: Schema.String
   })
@@ -392,15 +397,16 @@ export const ToolCall = Schema.Struct({
 export interface ToolCall extends Schema.Schema.Type<typeof ToolCall> {}
 
 /**
- * The generated message of one choice.
+ * The generated message of one choice; `reasoning_content` is the model's reasoning, when it shows it.
  *
  * @since 0.1.0
  * @category schemas
  */
-export const CompletionMessage = Schema.Struct({
+export const CompletionMessage = openStruct({
   role: Schema.optionalWith(Schema.Literal("assistant"), { default: () => "assistant" as const }),
   content: Schema.optionalWith(Schema.NullOr(Schema.String), { default: () => null }),
-  tool_calls: Schema.optionalWith(Schema.NullOr(Schema.Array(ToolCall)), { default: () => null })
+  tool_calls: Schema.optionalWith(Schema.NullOr(Schema.Array(ToolCall)), { default: () => null }),
+  reasoning_content: Schema.optional(Schema.NullOr(Schema.String))
 })
 
 /**
@@ -412,15 +418,56 @@ export const CompletionMessage = Schema.Struct({
 export const FinishReason = Schema.Union(Schema.Literal(...finishReasons), Schema.String)
 
 /**
+ * One of the likeliest tokens at a position.
+ *
  * @since 0.1.0
  * @category schemas
  */
-export const ChatCompletionChoice = Schema.Struct({
+export const TopLogprob = openStruct({
+  token: Schema.String,
+  logprob: Schema.Number
+})
+
+/**
+ * A generated token with its log probability, and the likeliest tokens at its position.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const TokenLogprob = openStruct({
+  token: Schema.String,
+  logprob: Schema.Number,
+  top_logprobs: Schema.optional(Schema.NullOr(Schema.Array(TopLogprob)))
+})
+
+/**
+ * The log probabilities of a choice's tokens.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const Logprobs = openStruct({
+  content: Schema.NullOr(Schema.Array(TokenLogprob))
+})
+
+/**
+ * @since 0.1.0
+ * @category schemas
+ */
+export const ChatCompletionChoice = openStruct({
   index: Schema.Number,
   message: CompletionMessage,
-  logprobs: Schema.optionalWith(Schema.NullOr(Schema.Unknown), { default: () => null }),
+  logprobs: Schema.optionalWith(Schema.NullOr(Logprobs), { default: () => null }),
   finish_reason: Schema.optionalWith(Schema.NullOr(FinishReason), { default: () => null })
 })
+
+/**
+ * What the service says about an answer beyond its content, as it sends it.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const CompletionMeta = Schema.Record({ key: Schema.String, value: Schema.Unknown })
 
 /**
  * A chat completion.
@@ -428,10 +475,11 @@ export const ChatCompletionChoice = Schema.Struct({
  * @since 0.1.0
  * @category schemas
  */
-export const ChatCompletion = Schema.Struct({
+export const ChatCompletion = openStruct({
   id: Schema.String,
   choices: Schema.Array(ChatCompletionChoice),
-  usage: Usage
+  usage: Usage,
+  meta: Schema.optional(Schema.NullOr(CompletionMeta))
 })
 
 /**
@@ -451,11 +499,11 @@ export interface ChatCompletion extends Schema.Schema.Type<typeof ChatCompletion
  * @since 0.1.0
  * @category schemas
  */
-export const ToolCallDelta = Schema.Struct({
+export const ToolCallDelta = openStruct({
   index: Schema.Number,
   id: Schema.optional(Schema.String),
   type: Schema.optional(Schema.String),
-  function: Schema.optional(Schema.Struct({
+  function: Schema.optional(openStruct({
     name: Schema.optional(Schema.String),
     arguments: Schema.optional(Schema.String)
   }))
@@ -467,7 +515,7 @@ export const ToolCallDelta = Schema.Struct({
  * @since 0.1.0
  * @category schemas
  */
-export const ChatDelta = Schema.Struct({
+export const ChatDelta = openStruct({
   role: Schema.optional(Schema.String),
   content: Schema.optional(Schema.NullOr(Schema.String)),
   tool_calls: Schema.optional(Schema.NullOr(Schema.Array(ToolCallDelta)))
@@ -483,10 +531,10 @@ export interface ChatDelta extends Schema.Schema.Type<typeof ChatDelta> {}
  * @since 0.1.0
  * @category schemas
  */
-export const ChatCompletionChunkChoice = Schema.Struct({
+export const ChatCompletionChunkChoice = openStruct({
   index: Schema.Number,
   delta: ChatDelta,
-  logprobs: Schema.optional(Schema.NullOr(Schema.Unknown)),
+  logprobs: Schema.optional(Schema.NullOr(Logprobs)),
   finish_reason: Schema.optionalWith(Schema.NullOr(FinishReason), { default: () => null })
 })
 
@@ -496,10 +544,11 @@ export const ChatCompletionChunkChoice = Schema.Struct({
  * @since 0.1.0
  * @category schemas
  */
-export const ChatCompletionChunk = Schema.Struct({
+export const ChatCompletionChunk = openStruct({
   id: Schema.String,
   choices: Schema.Array(ChatCompletionChunkChoice),
-  usage: Schema.optionalWith(Schema.NullOr(Usage), { default: () => null })
+  usage: Schema.optionalWith(Schema.NullOr(Usage), { default: () => null }),
+  meta: Schema.optional(Schema.NullOr(CompletionMeta))
 })
 
 /**

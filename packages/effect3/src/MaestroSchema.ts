@@ -11,16 +11,20 @@ import {
   countWords,
   isTerminalStatus,
   isWebSearchUrl,
+  labelsFilterModes,
   maxDescriptionWords,
   maxRequirements,
   maxRunModels,
   responseLanguages,
+  retrievalStrategies,
   runIncludes,
+  runResponseLanguages,
   runRoles,
   runStatuses
 } from "studio-effect-core/wire/maestro"
 import type { RunModel } from "studio-effect-core/wire/models"
 import { showValue, withWholeChecks } from "./internal/schema/issues.js"
+import { openStruct } from "./internal/schema/open.js"
 import { optional } from "./internal/schema/optional.js"
 
 // ---------------------------------------------------------------------------------------------------------
@@ -207,6 +211,48 @@ export const HttpTool = Schema.Struct({
 })
 
 /**
+ * How a file must match `labels`: `AND`, all of them (the service's default); `OR`, any.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const LabelsFilterMode = Schema.Literal(...labelsFilterModes)
+
+/**
+ * What a file search returns of a file: `segments` (the service's default), `default`, `add_neighbors`
+ * or `full_doc`.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const RetrievalStrategy = Schema.Literal(...retrievalStrategies)
+
+/**
+ * The filters and retrieval options of a file search: `labels` (matched as `labels_filter_mode` says),
+ * `labels_filter` (the service's query filter), `file_ids`, `path`, `retrieval_strategy`, `max_neighbors`
+ * (a whole number, at least 0) and `retrieval_similarity_threshold`.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const FileSearchFilterFields = {
+  labels: optional(Schema.Array(Schema.String)),
+  labels_filter_mode: optional(LabelsFilterMode),
+  labels_filter: optional(Schema.Record({ key: Schema.String, value: Schema.Unknown })),
+  file_ids: optional(Schema.Array(Schema.String)),
+  path: optional(Schema.String),
+  retrieval_strategy: optional(RetrievalStrategy),
+  max_neighbors: optional(
+    Schema.Number.pipe(
+      Schema.filter((n) => (Number.isSafeInteger(n) && n >= 0) || "max_neighbors is a whole number, at least 0")
+    )
+  ),
+  retrieval_similarity_threshold: optional(
+    Schema.Number.pipe(Schema.filter((n) => Number.isFinite(n) || "retrieval_similarity_threshold is a number"))
+  )
+}
+
+/**
  * Filters applied whenever the engine searches files.
  *
  * @since 0.1.0
@@ -214,8 +260,7 @@ export const HttpTool = Schema.Struct({
  */
 export const FileSearchTool = Schema.Struct({
   type: Schema.Literal("file_search"),
-  labels: optional(Schema.Array(Schema.String)),
-  file_ids: optional(Schema.Array(Schema.String))
+  ...FileSearchFilterFields
 })
 
 /**
@@ -275,10 +320,7 @@ export const RunTools = withWholeChecks(Schema.Array(RunTool), (input) => {
  * @category schemas
  */
 export const ToolResources = Schema.Struct({
-  file_search: optional(Schema.Struct({
-    labels: optional(Schema.Array(Schema.String)),
-    file_ids: optional(Schema.Array(Schema.String))
-  })),
+  file_search: optional(Schema.Struct(FileSearchFilterFields)),
   web_search: optional(Schema.Struct({
     urls: optional(Schema.Array(WebSearchUrl))
   }))
@@ -309,6 +351,15 @@ export type Budget = typeof Budget.Type
  * @category schemas
  */
 export const ResponseLanguage = Schema.Literal(...responseLanguages)
+
+/**
+ * A run's `response_language`: a language, or `unset` (detect it from the input), which the service
+ * stores on assistants and its clients send back.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const RunResponseLanguage = Schema.Literal(...runResponseLanguages)
 
 /**
  * A run uses a single model.
@@ -344,7 +395,7 @@ export const RunConfigurationFields = {
   tools: optional(RunTools),
   models: optional(RunModels),
   budget: optional(Budget),
-  response_language: optional(ResponseLanguage)
+  response_language: optional(RunResponseLanguage)
 }
 
 /**
@@ -392,7 +443,7 @@ export const RunStatus = Schema.Union(
  * @since 0.1.0
  * @category schemas
  */
-export const RequirementScore = Schema.Struct({
+export const RequirementScore = openStruct({
   name: Schema.String,
   description: Schema.optional(Schema.String),
   is_mandatory: Schema.optional(Schema.Boolean),
@@ -406,7 +457,7 @@ export const RequirementScore = Schema.Struct({
  * @since 0.1.0
  * @category schemas
  */
-export const RequirementsResult = Schema.Struct({
+export const RequirementsResult = openStruct({
   score: Schema.optional(Schema.Number),
   finish_reason: Schema.optional(Schema.NullOr(Schema.String)),
   requirements: Schema.optionalWith(Schema.Array(RequirementScore), { default: () => [] }),
@@ -414,30 +465,78 @@ export const RequirementsResult = Schema.Struct({
 })
 
 /**
- * Where a run's answer came from.
+ * A web page a run drew on: its `url`, and as the service sends them, the `text` used, its relevance
+ * `score` and an `id`.
  *
  * @since 0.1.0
  * @category schemas
  */
-export const DataSources = Schema.Struct({
-  web_search: Schema.optional(Schema.Array(Schema.Struct({ url: Schema.String }))),
-  file_search: Schema.optional(Schema.Array(Schema.Record({ key: Schema.String, value: Schema.Unknown })))
+export const WebSearchSource = openStruct({
+  url: Schema.String,
+  text: Schema.optional(Schema.NullOr(Schema.String)),
+  score: Schema.optional(Schema.NullOr(Schema.Number)),
+  id: Schema.optional(Schema.NullOr(Schema.String))
 })
 
 /**
- * A run, as created, retrieved or polled.
+ * A segment of a library file a run drew on.
  *
  * @since 0.1.0
  * @category schemas
  */
-export class MaestroRun extends Schema.Class<MaestroRun>("MaestroRun")({
+export const FileSearchSource = openStruct({
+  file_id: Schema.optional(Schema.String),
+  file_name: Schema.optional(Schema.String),
+  text: Schema.optional(Schema.NullOr(Schema.String)),
+  score: Schema.optional(Schema.NullOr(Schema.Number)),
+  order: Schema.optional(Schema.Number)
+})
+
+/**
+ * Where a run's answer came from: web pages, library files, and the tool calls it made (each as the
+ * service describes it).
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const DataSources = openStruct({
+  web_search: Schema.optional(Schema.NullOr(Schema.Array(WebSearchSource))),
+  file_search: Schema.optional(Schema.NullOr(Schema.Array(FileSearchSource))),
+  tool_calls: Schema.optional(
+    Schema.NullOr(Schema.Array(Schema.Record({ key: Schema.String, value: Schema.Unknown })))
+  )
+})
+
+/**
+ * Why a run failed.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const RunError = openStruct({ message: Schema.String })
+
+/**
+ * A run, as created, retrieved or polled; `result` is `null` until the run completes. Fields the schema
+ * does not name are kept as the service sent them.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const MaestroRun = openStruct({
   id: Schema.String,
   status: RunStatus,
   result: Schema.optionalWith(Schema.Unknown, { default: () => null }),
+  created_at: Schema.optional(Schema.NullOr(Schema.String)),
   data_sources: Schema.optional(Schema.NullOr(DataSources)),
   requirements_result: Schema.optional(Schema.NullOr(RequirementsResult)),
-  error: Schema.optional(Schema.NullOr(Schema.Struct({ message: Schema.String })))
-}) {}
+  error: Schema.optional(Schema.NullOr(RunError))
+}).annotations({ identifier: "MaestroRun" })
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export interface MaestroRun extends Schema.Schema.Type<typeof MaestroRun> {}
 
 /**
  * Whether a run has stopped changing.

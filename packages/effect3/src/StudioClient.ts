@@ -99,8 +99,26 @@ export type {
    * @since 0.1.0
    * @category models
    */
-  StudioClientOptions
+  StudioClientOptions,
+  /**
+   * An operation's value with what its answer said about it: status, headers, request id and rate-limit
+   * figures (the `…WithResponse` variant of each operation gives it).
+   *
+   * @since 0.1.0
+   * @category models
+   */
+  WithResponse
 } from "./internal/http/client.js"
+
+export type {
+  /**
+   * The rate-limit figures an answer carried.
+   *
+   * @since 0.1.0
+   * @category models
+   */
+  RateLimitFigures
+} from "studio-effect-core/wire/rateLimit"
 
 /**
  * The Studio client service.
@@ -165,6 +183,7 @@ const mergeRequestOptions = (base: RequestOptions, override: RequestOptions): Re
 
 const resolved = (options: RequestOptions): Settings => ({
   maxRetries: Math.max(0, options.maxRetries ?? defaultMaxRetries),
+  retryCreates: options.retryCreates === true,
   timeout: Duration.decode(options.timeout ?? defaultTimeout),
   streamIdleTimeout: Duration.decode(options.streamIdleTimeout ?? defaultStreamIdleTimeout),
   headers: options.headers ?? {}

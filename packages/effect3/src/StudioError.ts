@@ -145,7 +145,9 @@ export class ApiError extends Schema.TaggedError<ApiError>()("ApiError", {
   status: Schema.Number,
   detail: Schema.optional(Schema.Unknown),
   body: Schema.String,
-  requestId: Schema.optional(Schema.String)
+  requestId: Schema.optional(Schema.String),
+  /** The delay the service asked for (`retry-after-ms`, `Retry-After`), when it named one. */
+  retryAfter: Schema.optional(Schema.DurationFromSelf)
 }) {
   override get message(): string {
     const detail = typeof this.detail === "string"
@@ -172,7 +174,12 @@ export class ApiError extends Schema.TaggedError<ApiError>()("ApiError", {
 export class TransportError extends Schema.TaggedError<TransportError>()("TransportError", {
   method: Schema.String,
   url: Schema.String,
-  reason: Schema.String
+  reason: Schema.String,
+  /**
+   * `true` when the request never reached the service (the connection was refused, the host not found or
+   * not reachable), so that sending it again cannot repeat it.
+   */
+  unsent: Schema.optional(Schema.Boolean)
 }) {
   override get message(): string {
     const next = /before \[DONE\]/.test(this.reason)

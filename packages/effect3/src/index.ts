@@ -37,7 +37,12 @@ export * as MaestroSchema from "./MaestroSchema.js"
 /**
  * @since 0.1.0
  */
-export * as Models from "studio-effect-core/wire/models"
+export * as Models from "./Models.js"
+
+/**
+ * @since 0.1.0
+ */
+export * as ModelSchema from "./ModelSchema.js"
 
 /**
  * @since 0.1.0

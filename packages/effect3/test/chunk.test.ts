@@ -49,6 +49,8 @@ describe("chunk decoding", () => {
     fc.assert(
       fc.property(anyChunk, (value) => {
         const data = JSON.stringify(value)
+        // the schema cannot keep a field named `__proto__` (assigning it sets a prototype); the fast path keeps it
+        fc.pre(!data.includes("\"__proto__\""))
         const expected = decodeWithSchema(JSON.parse(data))
         const actual = parseChunk(data)
         if (Either.isRight(expected)) {

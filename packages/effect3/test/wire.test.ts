@@ -8,9 +8,11 @@ import * as Schema from "effect/Schema"
 import type * as AssistantWire from "studio-effect-core/wire/assistant"
 import * as ChatWire from "studio-effect-core/wire/chat"
 import * as MaestroWire from "studio-effect-core/wire/maestro"
+import type * as ModelsWire from "studio-effect-core/wire/models"
 import * as AssistantSchema from "../src/AssistantSchema.js"
 import * as ChatSchema from "../src/ChatSchema.js"
 import * as MaestroSchema from "../src/MaestroSchema.js"
+import * as ModelSchema from "../src/ModelSchema.js"
 
 /** Whether each of `A` and `B` is assignable to the other. */
 type Interchangeable<A, B> = [A] extends [B] ? [B] extends [A] ? true : false : false
@@ -50,6 +52,10 @@ describe("the chat schemas decode to the core's chat types", () => {
     interchangeable<T<typeof ChatSchema.CompletionMessage>, ChatWire.CompletionMessage>()
     interchangeable<T<typeof ChatSchema.FinishReason>, ChatWire.FinishReason>()
     interchangeable<T<typeof ChatSchema.ChatCompletionChoice>, ChatWire.ChatCompletionChoice>()
+    interchangeable<T<typeof ChatSchema.CompletionMeta>, ChatWire.CompletionMeta>()
+    interchangeable<T<typeof ChatSchema.TopLogprob>, ChatWire.TopLogprob>()
+    interchangeable<T<typeof ChatSchema.TokenLogprob>, ChatWire.TokenLogprob>()
+    interchangeable<T<typeof ChatSchema.Logprobs>, ChatWire.Logprobs>()
     interchangeable<ChatSchema.ChatCompletion, ChatWire.ChatCompletion>()
     interchangeable<T<typeof ChatSchema.ToolCallDelta>, ChatWire.ToolCallDelta>()
     interchangeable<ChatSchema.ChatDelta, ChatWire.ChatDelta>()
@@ -80,11 +86,14 @@ describe("the run schemas decode to the core's run types", () => {
     interchangeable<MaestroSchema.RunTool["type"], typeof MaestroWire.runToolTypes[number]>()
     interchangeable<T<typeof MaestroSchema.RunTools>, ReadonlyArray<MaestroWire.RunTool>>()
     interchangeable<T<typeof MaestroSchema.ToolResources>, MaestroWire.ToolResources>()
+    interchangeable<T<typeof MaestroSchema.LabelsFilterMode>, MaestroWire.LabelsFilterMode>()
+    interchangeable<T<typeof MaestroSchema.RetrievalStrategy>, MaestroWire.RetrievalStrategy>()
   })
 
   it("the request", () => {
     interchangeable<MaestroSchema.Budget, MaestroWire.Budget>()
     interchangeable<T<typeof MaestroSchema.ResponseLanguage>, MaestroWire.ResponseLanguage>()
+    interchangeable<T<typeof MaestroSchema.RunResponseLanguage>, MaestroWire.RunResponseLanguage>()
     interchangeable<T<typeof MaestroSchema.RunModels>, ReadonlyArray<string>>()
     interchangeable<T<typeof MaestroSchema.RunInclude>, MaestroWire.RunInclude>()
     interchangeable<
@@ -98,7 +107,10 @@ describe("the run schemas decode to the core's run types", () => {
     interchangeable<T<typeof MaestroSchema.RunStatus>, MaestroWire.RunStatus>()
     interchangeable<T<typeof MaestroSchema.RequirementScore>, MaestroWire.RequirementScore>()
     interchangeable<T<typeof MaestroSchema.RequirementsResult>, MaestroWire.RequirementsResult>()
+    interchangeable<T<typeof MaestroSchema.WebSearchSource>, MaestroWire.WebSearchSource>()
+    interchangeable<T<typeof MaestroSchema.FileSearchSource>, MaestroWire.FileSearchSource>()
     interchangeable<T<typeof MaestroSchema.DataSources>, MaestroWire.DataSources>()
+    interchangeable<T<typeof MaestroSchema.RunError>, MaestroWire.RunError>()
     interchangeable<MaestroSchema.MaestroRun, MaestroWire.MaestroRun>()
   })
 
@@ -143,5 +155,14 @@ describe("the assistant schemas decode to the core's assistant types", () => {
   it("creating and modifying", () => {
     interchangeable<T<typeof AssistantSchema.CreateAssistantRequest>, AssistantWire.CreateAssistantRequest>()
     interchangeable<T<typeof AssistantSchema.ModifyAssistantRequest>, AssistantWire.ModifyAssistantRequest>()
+  })
+})
+
+describe("the model schemas decode to the core's model types", () => {
+  it("the models the service lists", () => {
+    interchangeable<T<typeof ModelSchema.ModelQuantization>, ModelsWire.ModelQuantization>()
+    interchangeable<ModelSchema.ModelPricing, ModelsWire.ModelPricing>()
+    interchangeable<ModelSchema.ModelInfo, ModelsWire.ModelInfo>()
+    interchangeable<ModelSchema.ModelList, ModelsWire.ModelList>()
   })
 })

@@ -17,18 +17,19 @@ import {
   hasTitleOrDescription,
   namedOutputTypes,
   optimizations,
-  unsetResponseLanguage,
   visibilities
 } from "studio-effect-core/wire/assistant"
+import { openStruct } from "./internal/schema/open.js"
 import { optional, withDefault } from "./internal/schema/optional.js"
 import {
   Budget,
   Requirement,
   RequirementDescription,
   requirementList,
-  ResponseLanguage,
   RunConfigurationFields,
-  RunMessage
+  RunMessage,
+  RunResponseLanguage,
+  ToolResources
 } from "./MaestroSchema.js"
 
 // ---------------------------------------------------------------------------------------------------------
@@ -151,7 +152,7 @@ export const AssistantRunInput = Schema.Array(RunMessage).check(
  * @since 0.1.0
  * @category schemas
  */
-export const AssistantResponseLanguage = Schema.Union([ResponseLanguage, Schema.Literal(unsetResponseLanguage)])
+export const AssistantResponseLanguage = RunResponseLanguage
 
 /**
  * A request to run a stored assistant. `input` is required. Any field of the assistant's configuration
@@ -167,7 +168,7 @@ export const AssistantRunRequest = Schema.Struct({
   include: optional(Schema.Array(AssistantRunInclude)),
   ...RunConfigurationFields,
   requirements: optional(AssistantRequirements),
-  response_language: optional(AssistantResponseLanguage)
+  tool_resources: optional(ToolResources)
 }).annotate({ identifier: "AssistantRunRequest" })
 
 /**
@@ -267,7 +268,7 @@ export const AssistantTool = Schema.StructWithRest(
  * @since 0.1.0
  * @category schemas
  */
-export class Assistant extends Schema.Class<Assistant>("Assistant")({
+export const Assistant = openStruct({
   id: Schema.String,
   object: withDefault(Schema.String, "assistant"),
   name: Schema.String,
@@ -282,6 +283,7 @@ export class Assistant extends Schema.Class<Assistant>("Assistant")({
   is_archived: Schema.optional(Schema.Boolean),
   models: Schema.optional(Schema.NullOr(Schema.Array(Schema.String))),
   tools: Schema.optional(Schema.NullOr(Schema.Array(AssistantTool))),
+  tool_resources: Schema.optional(Schema.NullOr(JsonObject)),
   requirements: Schema.optional(Schema.NullOr(Schema.Array(AssistantRequirement))),
   budget: Schema.optional(Schema.NullOr(Budget)),
   visibility: Schema.optional(Schema.NullOr(Visibility)),
@@ -292,7 +294,13 @@ export class Assistant extends Schema.Class<Assistant>("Assistant")({
   system_prompt: Schema.optional(Schema.NullOr(Schema.String)),
   workflow_config: Schema.optional(Schema.NullOr(WorkflowConfig)),
   config_overrides: Schema.optional(Schema.NullOr(JsonObject))
-}) {}
+}).annotate({ identifier: "Assistant" })
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export interface Assistant extends Schema.Schema.Type<typeof Assistant> {}
 
 /**
  * The answer of listing assistants.
@@ -300,9 +308,15 @@ export class Assistant extends Schema.Class<Assistant>("Assistant")({
  * @since 0.1.0
  * @category schemas
  */
-export class AssistantList extends Schema.Class<AssistantList>("AssistantList")({
+export const AssistantList = openStruct({
   results: Schema.Array(Assistant)
-}) {}
+}).annotate({ identifier: "AssistantList" })
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export interface AssistantList extends Schema.Schema.Type<typeof AssistantList> {}
 
 /**
  * The answer of deleting an assistant.
@@ -310,11 +324,17 @@ export class AssistantList extends Schema.Class<AssistantList>("AssistantList")(
  * @since 0.1.0
  * @category schemas
  */
-export class DeletedAssistant extends Schema.Class<DeletedAssistant>("DeletedAssistant")({
+export const DeletedAssistant = openStruct({
   id: Schema.String,
   object: withDefault(Schema.String, "assistant"),
   deleted: withDefault(Schema.Boolean, true)
-}) {}
+}).annotate({ identifier: "DeletedAssistant" })
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export interface DeletedAssistant extends Schema.Schema.Type<typeof DeletedAssistant> {}
 
 // ---------------------------------------------------------------------------------------------------------
 // creating and modifying
@@ -325,7 +345,7 @@ const AssistantDetailsFields = {
   avatar: optional(Schema.String),
   ...RunConfigurationFields,
   requirements: optional(AssistantRequirements),
-  response_language: optional(AssistantResponseLanguage),
+  tool_resources: optional(ToolResources),
   workflow_config: optional(WorkflowConfig),
   config_overrides: optional(JsonObject)
 }

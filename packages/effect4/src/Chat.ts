@@ -24,7 +24,7 @@ import {
 } from "./internal/operation/toolLoop.js"
 import { parseChunk } from "./internal/schema/chunk.js"
 import * as Bridge from "./internal/stream/bridge.js"
-import type { StudioClient } from "./StudioClient.js"
+import type { StudioClient, WithResponse } from "./StudioClient.js"
 import { DecodeError, type RequestError, type ValidationError } from "./StudioError.js"
 
 const path = "/studio/v1/chat/completions"
@@ -87,6 +87,16 @@ const streamOperation = Operation.stream({
  */
 export const create: (request: ChatRequest) => Effect.Effect<ChatCompletion, RequestError, StudioClient> =
   createOperation
+
+/**
+ * `create`, with what the answer said about it: its status, headers, request id and rate-limit figures.
+ *
+ * @since 0.1.0
+ * @category operations
+ */
+export const createWithResponse: (
+  request: ChatRequest
+) => Effect.Effect<WithResponse<ChatCompletion>, RequestError, StudioClient> = createOperation.withResponse
 
 /**
  * Streams a chat completion as it is generated (sets `stream: true`). The stream ends at the service's

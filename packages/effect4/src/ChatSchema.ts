@@ -22,6 +22,7 @@ import {
 } from "studio-effect-core/wire/chat"
 import type { ChatModel } from "studio-effect-core/wire/models"
 import { type PathIssue, showValue, withWholeChecks } from "./internal/schema/issues.js"
+import { openStruct } from "./internal/schema/open.js"
 import { optional, withDefault } from "./internal/schema/optional.js"
 
 // ---------------------------------------------------------------------------------------------------------
@@ -349,13 +350,17 @@ export type ChatRequest = Omit<typeof ChatRequest.Encoded, "model"> & {
 // the response
 // ---------------------------------------------------------------------------------------------------------
 
+/*
+ * Every object of an answer keeps the fields the schemas do not name, as the service sent them.
+ */
+
 /**
  * Token counts of a completion.
  *
  * @since 0.1.0
  * @category schemas
  */
-export const Usage = Schema.Struct({
+export const Usage = openStruct({
   prompt_tokens: Schema.Number,
   completion_tokens: Schema.Number,
   total_tokens: Schema.Number
@@ -373,10 +378,10 @@ export interface Usage extends Schema.Schema.Type<typeof Usage> {}
  * @since 0.1.0
  * @category schemas
  */
-export const ToolCall = Schema.Struct({
+export const ToolCall = openStruct({
   id: Schema.String,
   type: withDefault(Schema.String, "function"),
-  function: Schema.Struct({
+  function: openStruct({
     name: Schema.String,
     arguments: Schema.String
   })
@@ -389,15 +394,16 @@ export const ToolCall = Schema.Struct({
 export interface ToolCall extends Schema.Schema.Type<typeof ToolCall> {}
 
 /**
- * The generated message of one choice.
+ * The generated message of one choice; `reasoning_content` is the model's reasoning, when it shows it.
  *
  * @since 0.1.0
  * @category schemas
  */
-export const CompletionMessage = Schema.Struct({
+export const CompletionMessage = openStruct({
   role: withDefault(Schema.Literal("assistant"), "assistant"),
   content: withDefault(Schema.NullOr(Schema.String), null),
-  tool_calls: withDefault(Schema.NullOr(Schema.Array(ToolCall)), null)
+  tool_calls: withDefault(Schema.NullOr(Schema.Array(ToolCall)), null),
+  reasoning_content: Schema.optional(Schema.NullOr(Schema.String))
 })
 
 /**
@@ -409,15 +415,56 @@ export const CompletionMessage = Schema.Struct({
 export const FinishReason = Schema.Union([Schema.Literals(finishReasons), Schema.String])
 
 /**
+ * One of the likeliest tokens at a position.
+ *
  * @since 0.1.0
  * @category schemas
  */
-export const ChatCompletionChoice = Schema.Struct({
+export const TopLogprob = openStruct({
+  token: Schema.String,
+  logprob: Schema.Number
+})
+
+/**
+ * A generated token with its log probability, and the likeliest tokens at its position.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const TokenLogprob = openStruct({
+  token: Schema.String,
+  logprob: Schema.Number,
+  top_logprobs: Schema.optional(Schema.NullOr(Schema.Array(TopLogprob)))
+})
+
+/**
+ * The log probabilities of a choice's tokens.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const Logprobs = openStruct({
+  content: Schema.NullOr(Schema.Array(TokenLogprob))
+})
+
+/**
+ * @since 0.1.0
+ * @category schemas
+ */
+export const ChatCompletionChoice = openStruct({
   index: Schema.Number,
   message: CompletionMessage,
-  logprobs: withDefault(Schema.NullOr(Schema.Unknown), null),
+  logprobs: withDefault(Schema.NullOr(Logprobs), null),
   finish_reason: withDefault(Schema.NullOr(FinishReason), null)
 })
+
+/**
+ * What the service says about an answer beyond its content, as it sends it.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const CompletionMeta = Schema.Record(Schema.String, Schema.Unknown)
 
 /**
  * A chat completion.
@@ -425,10 +472,11 @@ export const ChatCompletionChoice = Schema.Struct({
  * @since 0.1.0
  * @category schemas
  */
-export const ChatCompletion = Schema.Struct({
+export const ChatCompletion = openStruct({
   id: Schema.String,
   choices: Schema.Array(ChatCompletionChoice),
-  usage: Usage
+  usage: Usage,
+  meta: Schema.optional(Schema.NullOr(CompletionMeta))
 })
 
 /**
@@ -448,11 +496,11 @@ export interface ChatCompletion extends Schema.Schema.Type<typeof ChatCompletion
  * @since 0.1.0
  * @category schemas
  */
-export const ToolCallDelta = Schema.Struct({
+export const ToolCallDelta = openStruct({
   index: Schema.Number,
   id: Schema.optional(Schema.String),
   type: Schema.optional(Schema.String),
-  function: Schema.optional(Schema.Struct({
+  function: Schema.optional(openStruct({
     name: Schema.optional(Schema.String),
     arguments: Schema.optional(Schema.String)
   }))
@@ -464,7 +512,7 @@ export const ToolCallDelta = Schema.Struct({
  * @since 0.1.0
  * @category schemas
  */
-export const ChatDelta = Schema.Struct({
+export const ChatDelta = openStruct({
   role: Schema.optional(Schema.String),
   content: Schema.optional(Schema.NullOr(Schema.String)),
   tool_calls: Schema.optional(Schema.NullOr(Schema.Array(ToolCallDelta)))
@@ -480,10 +528,10 @@ export interface ChatDelta extends Schema.Schema.Type<typeof ChatDelta> {}
  * @since 0.1.0
  * @category schemas
  */
-export const ChatCompletionChunkChoice = Schema.Struct({
+export const ChatCompletionChunkChoice = openStruct({
   index: Schema.Number,
   delta: ChatDelta,
-  logprobs: Schema.optional(Schema.NullOr(Schema.Unknown)),
+  logprobs: Schema.optional(Schema.NullOr(Logprobs)),
   finish_reason: withDefault(Schema.NullOr(FinishReason), null)
 })
 
@@ -493,10 +541,11 @@ export const ChatCompletionChunkChoice = Schema.Struct({
  * @since 0.1.0
  * @category schemas
  */
-export const ChatCompletionChunk = Schema.Struct({
+export const ChatCompletionChunk = openStruct({
   id: Schema.String,
   choices: Schema.Array(ChatCompletionChunkChoice),
-  usage: withDefault(Schema.NullOr(Usage), null)
+  usage: withDefault(Schema.NullOr(Usage), null),
+  meta: Schema.optional(Schema.NullOr(CompletionMeta))
 })
 
 /**

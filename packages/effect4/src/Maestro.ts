@@ -19,7 +19,7 @@ import * as Stream from "effect/Stream"
 import * as Operation from "./internal/operation/operation.js"
 import { spanOptions } from "./internal/operation/telemetry.js"
 import { isTerminal, MaestroRun, RunRequest } from "./MaestroSchema.js"
-import { StudioClient } from "./StudioClient.js"
+import { StudioClient, type WithResponse } from "./StudioClient.js"
 import { PollTimeout, type RequestError, RunFailed, type StudioError } from "./StudioError.js"
 
 const runsPath = "/studio/v1/maestro/runs"
@@ -103,6 +103,7 @@ const requestAttributes = (request: typeof RunRequest.Type): Record<string, unkn
 
 const createOperation = Operation.json({
   name: "maestro.create",
+  creates: true,
   method: "POST",
   check: Operation.checkRequest(RunRequest),
   path: () => runsPath,
@@ -133,12 +134,32 @@ const retrieveOperation = Operation.json({
 export const create: (request: RunRequest) => Effect.Effect<MaestroRun, RequestError, StudioClient> = createOperation
 
 /**
+ * `create`, with what the answer said about it: its status, headers, request id and rate-limit figures.
+ *
+ * @since 0.1.0
+ * @category operations
+ */
+export const createWithResponse: (
+  request: RunRequest
+) => Effect.Effect<WithResponse<MaestroRun>, RequestError, StudioClient> = createOperation.withResponse
+
+/**
  * Retrieves the current snapshot of a run. An unknown id fails with `NotFound`.
  *
  * @since 0.1.0
  * @category operations
  */
 export const retrieve: (runId: string) => Effect.Effect<MaestroRun, RequestError, StudioClient> = retrieveOperation
+
+/**
+ * `retrieve`, with what the answer said about it: its status, headers, request id and rate-limit figures.
+ *
+ * @since 0.1.0
+ * @category operations
+ */
+export const retrieveWithResponse: (
+  runId: string
+) => Effect.Effect<WithResponse<MaestroRun>, RequestError, StudioClient> = retrieveOperation.withResponse
 
 /** The reason a failed run gives, or a stand-in when the service gave none. */
 const failureReason = (run: MaestroRun): string => run.error?.message ?? "the service gave no reason"

@@ -16,7 +16,8 @@ import { Effect, Stream } from "effect"
 import type * as WireAssistant from "studio-effect-core/wire/assistant"
 import type * as WireChat from "studio-effect-core/wire/chat"
 import type * as WireMaestro from "studio-effect-core/wire/maestro"
-import { AssistantSchema, Assistants, Chat, ChatSchema, Maestro, MaestroSchema } from "../src/index.js"
+import type * as WireModels from "studio-effect-core/wire/models"
+import { AssistantSchema, Assistants, Chat, ChatSchema, Maestro, MaestroSchema, ModelSchema } from "../src/index.js"
 
 const request = { model: "fpmodel-mini", messages: [{ role: "user" as const, content: "Hi" }] }
 
@@ -92,6 +93,20 @@ export const wire51: Same<typeof AssistantSchema.AssistantList.Type, WireAssista
 export const wire52: Same<typeof AssistantSchema.DeletedAssistant.Type, WireAssistant.DeletedAssistant> = true
 export const wire53: Same<typeof AssistantSchema.CreateAssistantRequest.Type, WireAssistant.CreateAssistantRequest> = true
 export const wire54: Same<typeof AssistantSchema.ModifyAssistantRequest.Type, WireAssistant.ModifyAssistantRequest> = true
+export const wire55: Same<typeof MaestroSchema.LabelsFilterMode.Type, WireMaestro.LabelsFilterMode> = true
+export const wire56: Same<typeof MaestroSchema.RetrievalStrategy.Type, WireMaestro.RetrievalStrategy> = true
+export const wire57: Same<typeof MaestroSchema.RunResponseLanguage.Type, WireMaestro.RunResponseLanguage> = true
+export const wire58: Same<typeof MaestroSchema.WebSearchSource.Type, WireMaestro.WebSearchSource> = true
+export const wire59: Same<typeof MaestroSchema.FileSearchSource.Type, WireMaestro.FileSearchSource> = true
+export const wire60: Same<typeof MaestroSchema.RunError.Type, WireMaestro.RunError> = true
+export const wire61: Same<typeof ChatSchema.CompletionMeta.Type, WireChat.CompletionMeta> = true
+export const wire62: Same<typeof ModelSchema.ModelQuantization.Type, WireModels.ModelQuantization> = true
+export const wire63: Same<typeof ModelSchema.ModelPricing.Type, WireModels.ModelPricing> = true
+export const wire64: Same<typeof ModelSchema.ModelInfo.Type, WireModels.ModelInfo> = true
+export const wire65: Same<typeof ModelSchema.ModelList.Type, WireModels.ModelList> = true
+export const wire66: Same<typeof ChatSchema.TopLogprob.Type, WireChat.TopLogprob> = true
+export const wire67: Same<typeof ChatSchema.TokenLogprob.Type, WireChat.TokenLogprob> = true
+export const wire68: Same<typeof ChatSchema.Logprobs.Type, WireChat.Logprobs> = true
 `
 
 const compile = () => {
@@ -171,7 +186,7 @@ describe("types as an editor shows them", () => {
 
   it("each schema decodes to the wire type of the core, and the wire type is what the schema decodes to", () => {
     const checked = probe.split("\n").filter((line) => line.startsWith("export const wire"))
-    expect(checked).toHaveLength(55)
+    expect(checked).toHaveLength(69)
     expect(result.errors.filter((error) => error.at.startsWith("wire"))).toEqual([])
   })
 })

@@ -17,11 +17,15 @@ import type { RunConfiguration } from "./runs.js"
 /** An assistant as the store keeps and returns it. */
 export type StoredAssistant = Record<string, unknown> & { readonly id: string }
 
-/** The fields an assistant shares with a run, and that a call may override. */
+/**
+ * The fields an assistant shares with a run, and that a call may override; `tool_resources` (the older
+ * shape of the search filters) is used by the assistant's runs as a run's is.
+ */
 export const overridableFields = [
   "system_prompt",
   "requirements",
   "tools",
+  "tool_resources",
   "models",
   "budget",
   "response_language"

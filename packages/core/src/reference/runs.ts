@@ -57,25 +57,73 @@ export const stepsOf = (budget: Budget): number => budget === "low" ? 1 : budget
 // data sources
 // ---------------------------------------------------------------------------------------------------------
 
-const www = (host: string): string => host.startsWith("www.") ? host : `www.${host}`
+/**
+ * Public suffixes of two labels under which names are registered (`example.co.uk`): a bounded table of the
+ * common ones, since the full public suffix list is large and changes. Under any other suffix, a
+ * registered name is the last two labels of a host.
+ */
+const twoLabelSuffixes: ReadonlySet<string> = new Set([
+  ...["co", "org", "me", "ltd", "plc", "net", "sch", "ac", "gov", "nhs", "police"].map((l) => `${l}.uk`),
+  ...["com", "net", "org", "edu", "gov", "asn", "id"].map((l) => `${l}.au`),
+  ...["co", "or", "ne", "ac", "go", "ed"].map((l) => `${l}.jp`),
+  ...["co", "org", "net", "ac", "govt", "school"].map((l) => `${l}.nz`),
+  ...["com", "net", "org", "gov", "edu"].map((l) => `${l}.br`),
+  ...["co", "org", "ac", "gov", "net"].map((l) => `${l}.za`),
+  ...["co", "net", "org", "firm", "gen", "ind", "ac", "edu", "gov"].map((l) => `${l}.in`),
+  ...["co", "ac", "or", "go", "ne", "re"].map((l) => `${l}.kr`),
+  ...["co", "org", "ac", "gov", "net", "muni"].map((l) => `${l}.il`),
+  ...["com", "net", "org", "edu", "gov"].map((l) => `${l}.cn`),
+  ...["com", "net", "org", "edu", "gov"].map((l) => `${l}.mx`),
+  ...["com", "net", "org", "edu", "gov"].map((l) => `${l}.tr`),
+  ...["com", "net", "org", "edu", "gov"].map((l) => `${l}.sg`),
+  ...["com", "net", "org", "edu", "gov", "idv"].map((l) => `${l}.tw`),
+  ...["com", "net", "org", "edu", "gov"].map((l) => `${l}.hk`),
+  ...["com", "net", "org", "gob"].map((l) => `${l}.ar`),
+  ...["com", "org", "net", "gob", "edu"].map((l) => `${l}.es`),
+  "co.id",
+  "or.id",
+  "ac.id",
+  "com.my",
+  "com.ph",
+  "com.pk",
+  "com.sa",
+  "com.eg",
+  "com.ua",
+  "com.pl",
+  "com.co",
+  "com.pe",
+  "com.vn",
+  "co.th",
+  "ac.th",
+  "gv.at",
+  "ac.at",
+  "co.at"
+])
+
+/** Whether `host` is a registered name itself (`example.com`, `example.co.uk`), not a subdomain of one. */
+export const isRegisteredName = (host: string): boolean => {
+  const labels = host.toLowerCase().split(".")
+  if (labels.length <= 2) return true
+  return labels.length === 3 && twoLabelSuffixes.has(labels.slice(1).join("."))
+}
+
+/** The host a scope starts with: the `www.` form of a registered name, any other host as it is. */
+const scopeHost = (host: string): string =>
+  host.toLowerCase().startsWith("www.") || !isRegisteredName(host)
+    ? host
+    : `www.${host}`
 
 /**
- * The URL prefix a `web_search.urls` entry restricts results to: `https://<domain>`, `<domain>` and
- * `<domain>/<path>` give the `www.` form of the domain (with the path); `<subdomain>.<domain>` (a host of
- * more than two labels) gives that subdomain itself.
+ * The URL prefix a `web_search.urls` entry restricts results to. A registered name, in any of the shapes
+ * `https://<domain>`, `<domain>` and `<domain>/<path>`, gives its `www.` form (with the path); a subdomain
+ * (`docs.example.com`, `https://docs.example.com`, `shop.example.co.uk/x`) gives that host itself.
  */
 export const webSearchScope = (entry: string): string => {
-  if (entry.startsWith("https://")) {
-    const rest = entry.slice("https://".length)
-    const slash = rest.indexOf("/")
-    const host = slash === -1 ? rest : rest.slice(0, slash)
-    const path = slash === -1 ? "/" : rest.slice(slash)
-    return `https://${www(host)}${path}`
-  }
-  const slash = entry.indexOf("/")
-  if (slash !== -1) return `https://${www(entry.slice(0, slash))}${entry.slice(slash)}`
-  const labels = entry.split(".")
-  return labels.length > 2 || entry.startsWith("www.") ? `https://${entry}/` : `https://${www(entry)}/`
+  const rest = entry.startsWith("https://") ? entry.slice("https://".length) : entry
+  const slash = rest.indexOf("/")
+  const host = slash === -1 ? rest : rest.slice(0, slash)
+  const path = slash === -1 ? "/" : rest.slice(slash)
+  return `https://${scopeHost(host)}${path}`
 }
 
 /** Where a run's answer may come from, given its search tools and legacy `tool_resources`. */

@@ -7,7 +7,6 @@
  */
 import {
   type AssistantRequirementInput,
-  assistantResponseLanguages,
   assistantRunIncludes,
   type AssistantRunRequest,
   assistantTypes,
@@ -37,6 +36,7 @@ import {
   acceptBudget,
   acceptRequirement,
   acceptRequirementDescription,
+  acceptResponseLanguage,
   acceptRunMessages,
   acceptRunModels,
   acceptRunTools,
@@ -66,7 +66,6 @@ const acceptAssistantRequirement: Accept<AssistantRequirementInput> = (value) =>
 }
 
 const acceptAssistantRequirements = requirementListOf(acceptAssistantRequirement)
-const acceptResponseLanguage = oneOf(assistantResponseLanguages)
 
 // ---------------------------------------------------------------------------------------------------------
 // running an assistant

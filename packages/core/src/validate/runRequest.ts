@@ -16,16 +16,18 @@ import {
   type HttpToolEndpoint,
   type HttpToolFunction,
   isWebSearchUrl,
+  labelsFilterModes,
   maxDescriptionWords,
   maxRequirements,
   maxRunModels,
   type McpTool,
   type Requirement,
-  responseLanguages,
+  retrievalStrategies,
   runIncludes,
   type RunInput,
   type RunMessage,
   type RunRequest,
+  runResponseLanguages,
   runRoles,
   type RunTool,
   type ToolResources,
@@ -159,14 +161,43 @@ const acceptHttpTool = (tool: Readonly<Record<string, unknown>>): HttpTool | und
     : undefined
 }
 
-const fileSearchToolKeys = new Set(["type", "labels", "file_ids"])
+const fileSearchFilterKeys = [
+  "labels",
+  "labels_filter_mode",
+  "labels_filter",
+  "file_ids",
+  "path",
+  "retrieval_strategy",
+  "max_neighbors",
+  "retrieval_similarity_threshold"
+] as const
+const fileSearchToolKeys = new Set(["type", ...fileSearchFilterKeys])
+
+const acceptLabelsFilterMode = oneOf(labelsFilterModes)
+const acceptRetrievalStrategy = oneOf(retrievalStrategies)
+
+/** `max_neighbors`: a whole number, at least 0. */
+export const acceptMaxNeighbors: Accept<number> = (value) =>
+  typeof value === "number" && Number.isSafeInteger(value) && value >= 0 ? value : undefined
+
+const acceptFiniteNumber: Accept<number> = (value) =>
+  typeof value === "number" && Number.isFinite(value) ? value : undefined
+
+/** Copies the filters and retrieval options of a file search into `decoded`; false when one is refused. */
+const copyFileSearchFilters = (value: Readonly<Record<string, unknown>>, decoded: Mutable<FileSearchFilters>) =>
+  copyOptional(value, "labels", acceptStrings, decoded) &&
+  copyOptional(value, "labels_filter_mode", acceptLabelsFilterMode, decoded) &&
+  copyOptional(value, "labels_filter", acceptUnknownRecord, decoded) &&
+  copyOptional(value, "file_ids", acceptStrings, decoded) &&
+  copyOptional(value, "path", acceptString, decoded) &&
+  copyOptional(value, "retrieval_strategy", acceptRetrievalStrategy, decoded) &&
+  copyOptional(value, "max_neighbors", acceptMaxNeighbors, decoded) &&
+  copyOptional(value, "retrieval_similarity_threshold", acceptFiniteNumber, decoded)
 
 const acceptFileSearchTool = (tool: Readonly<Record<string, unknown>>): FileSearchTool | undefined => {
   if (!hasOnlyKeys(tool, fileSearchToolKeys)) return undefined
   const decoded: Mutable<FileSearchTool> = { type: "file_search" }
-  return copyOptional(tool, "labels", acceptStrings, decoded) && copyOptional(tool, "file_ids", acceptStrings, decoded)
-    ? decoded
-    : undefined
+  return copyFileSearchFilters(tool, decoded) ? decoded : undefined
 }
 
 const webSearchToolKeys = new Set(["type", "urls"])
@@ -208,17 +239,14 @@ export const acceptRunTools: Accept<Array<RunTool>> = (value) => {
   return tools
 }
 
-const fileSearchFilterKeys = new Set(["labels", "file_ids"])
+const fileSearchFiltersKeys = new Set<string>(fileSearchFilterKeys)
 const webSearchFilterKeys = new Set(["urls"])
 const toolResourcesKeys = new Set(["file_search", "web_search"])
 
 const acceptFileSearchFilters: Accept<FileSearchFilters> = (value) => {
-  if (!isPlainObject(value) || !hasOnlyKeys(value, fileSearchFilterKeys)) return undefined
+  if (!isPlainObject(value) || !hasOnlyKeys(value, fileSearchFiltersKeys)) return undefined
   const decoded: Mutable<FileSearchFilters> = {}
-  return copyOptional(value, "labels", acceptStrings, decoded) &&
-      copyOptional(value, "file_ids", acceptStrings, decoded)
-    ? decoded
-    : undefined
+  return copyFileSearchFilters(value, decoded) ? decoded : undefined
 }
 
 const acceptWebSearchFilters: Accept<WebSearchFilters> = (value) => {
@@ -249,7 +277,8 @@ export const acceptRunModels: Accept<Array<string>> = (value) => {
 /** `Budget`. */
 export const acceptBudget = oneOf(budgets)
 
-const acceptResponseLanguage = oneOf(responseLanguages)
+/** `RunResponseLanguage`: a language, or `unset`. */
+export const acceptResponseLanguage = oneOf(runResponseLanguages)
 const acceptIncludes = arrayOf(oneOf(runIncludes))
 
 const runRequestKeys = new Set([

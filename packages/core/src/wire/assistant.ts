@@ -12,13 +12,34 @@
  */
 import {
   type Budget,
+  type JsonObject,
   type Requirement,
-  type ResponseLanguage,
-  responseLanguages,
   type RunConfigurationFields,
   type RunMessage,
-  type StringMap
+  type RunResponseLanguage,
+  runResponseLanguages,
+  type StringMap,
+  type ToolResources,
+  unsetResponseLanguage
 } from "./maestro.js"
+
+export {
+  /**
+   * A JSON object, given as is.
+   *
+   * @since 0.1.0
+   * @category models
+   */
+  type JsonObject,
+  /**
+   * The response language a stored assistant has when it sets none: its runs detect the language of their
+   * input.
+   *
+   * @since 0.1.0
+   * @category tables
+   */
+  unsetResponseLanguage
+}
 
 // ---------------------------------------------------------------------------------------------------------
 // requirements
@@ -115,40 +136,29 @@ export const namedOutputTypes = ["json"] as const
 export type OutputType = typeof namedOutputTypes[number] | { readonly [key: string]: unknown }
 
 /**
- * The response language a stored assistant has when it sets none: its runs detect the language of their
- * input.
+ * A stored assistant's response languages: a run's, `unsetResponseLanguage` included.
  *
  * @since 0.1.0
  * @category tables
  */
-export const unsetResponseLanguage = "unset"
-
-/**
- * A stored assistant's response languages: a run's, and `unsetResponseLanguage`.
- *
- * @since 0.1.0
- * @category tables
- */
-export const assistantResponseLanguages = [...responseLanguages, unsetResponseLanguage] as const
+export const assistantResponseLanguages = runResponseLanguages
 
 /**
  * @since 0.1.0
  * @category models
  */
-export type AssistantResponseLanguage = ResponseLanguage | typeof unsetResponseLanguage
+export type AssistantResponseLanguage = RunResponseLanguage
 
 /**
  * The fields of a run's configuration as an assistant takes them: requirements in either shape, and the
- * response language `unset` as well.
+ * search filters of the older `tool_resources` shape, which the assistant's runs use.
  *
  * @since 0.1.0
  * @category models
  */
-export interface AssistantConfigurationFields
-  extends Omit<RunConfigurationFields, "requirements" | "response_language">
-{
+export interface AssistantConfigurationFields extends Omit<RunConfigurationFields, "requirements"> {
   readonly requirements?: ReadonlyArray<AssistantRequirementInput> | undefined
-  readonly response_language?: AssistantResponseLanguage | undefined
+  readonly tool_resources?: ToolResources | undefined
 }
 
 /**
@@ -222,16 +232,6 @@ export interface StarterQuestion {
 }
 
 /**
- * A JSON object, given as is.
- *
- * @since 0.1.0
- * @category models
- */
-export interface JsonObject {
-  readonly [key: string]: unknown
-}
-
-/**
  * An external workflow an assistant delegates to.
  *
  * @since 0.1.0
@@ -293,6 +293,7 @@ export interface Assistant {
   readonly is_archived?: boolean | undefined
   readonly models?: ReadonlyArray<string> | null | undefined
   readonly tools?: ReadonlyArray<AssistantTool> | null | undefined
+  readonly tool_resources?: JsonObject | null | undefined
   readonly requirements?: ReadonlyArray<AssistantRequirement> | null | undefined
   readonly budget?: Budget | null | undefined
   readonly visibility?: Visibility | null | undefined
@@ -303,6 +304,7 @@ export interface Assistant {
   readonly system_prompt?: string | null | undefined
   readonly workflow_config?: WorkflowConfig | null | undefined
   readonly config_overrides?: JsonObject | null | undefined
+  readonly [key: string]: unknown
 }
 
 /**
@@ -313,6 +315,7 @@ export interface Assistant {
  */
 export interface AssistantList {
   readonly results: ReadonlyArray<Assistant>
+  readonly [key: string]: unknown
 }
 
 /**
@@ -325,6 +328,7 @@ export interface DeletedAssistant {
   readonly id: string
   readonly object: string
   readonly deleted: boolean
+  readonly [key: string]: unknown
 }
 
 // ---------------------------------------------------------------------------------------------------------

@@ -315,6 +315,11 @@ export const canStream = (request: {
 // the response
 // ---------------------------------------------------------------------------------------------------------
 
+/*
+ * Every object of an answer keeps the fields the schemas do not name, as the service sent them: the
+ * index signature of each type below.
+ */
+
 /**
  * Token counts of a completion.
  *
@@ -325,6 +330,7 @@ export interface Usage {
   readonly prompt_tokens: number
   readonly completion_tokens: number
   readonly total_tokens: number
+  readonly [key: string]: unknown
 }
 
 /**
@@ -336,6 +342,7 @@ export interface Usage {
 export interface ToolCallFunction {
   readonly name: string
   readonly arguments: string
+  readonly [key: string]: unknown
 }
 
 /**
@@ -348,10 +355,11 @@ export interface ToolCall {
   readonly id: string
   readonly type: string
   readonly function: ToolCallFunction
+  readonly [key: string]: unknown
 }
 
 /**
- * The generated message of one choice.
+ * The generated message of one choice; `reasoning_content` is the model's reasoning, when it shows it.
  *
  * @since 0.1.0
  * @category models
@@ -360,6 +368,8 @@ export interface CompletionMessage {
   readonly role: "assistant"
   readonly content: string | null
   readonly tool_calls: ReadonlyArray<ToolCall> | null
+  readonly reasoning_content?: string | null | undefined
+  readonly [key: string]: unknown
 }
 
 /**
@@ -380,14 +390,61 @@ export const finishReasons = ["stop", "length", "tool_calls"] as const
 export type FinishReason = typeof finishReasons[number] | (string & {})
 
 /**
+ * One of the likeliest tokens at a position.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface TopLogprob {
+  readonly token: string
+  readonly logprob: number
+  readonly [key: string]: unknown
+}
+
+/**
+ * A generated token with its log probability, and the likeliest tokens at its position.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface TokenLogprob {
+  readonly token: string
+  readonly logprob: number
+  readonly top_logprobs?: ReadonlyArray<TopLogprob> | null | undefined
+  readonly [key: string]: unknown
+}
+
+/**
+ * The log probabilities of a choice's tokens.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Logprobs {
+  readonly content: ReadonlyArray<TokenLogprob> | null
+  readonly [key: string]: unknown
+}
+
+/**
  * @since 0.1.0
  * @category models
  */
 export interface ChatCompletionChoice {
   readonly index: number
   readonly message: CompletionMessage
-  readonly logprobs: unknown
+  readonly logprobs: Logprobs | null
   readonly finish_reason: FinishReason | null
+  readonly [key: string]: unknown
+}
+
+/**
+ * What the service says about an answer beyond its content, as it sends it.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface CompletionMeta {
+  readonly [key: string]: unknown
 }
 
 /**
@@ -400,11 +457,25 @@ export interface ChatCompletion {
   readonly id: string
   readonly choices: ReadonlyArray<ChatCompletionChoice>
   readonly usage: Usage
+  readonly meta?: CompletionMeta | null | undefined
+  readonly [key: string]: unknown
 }
 
 // ---------------------------------------------------------------------------------------------------------
 // the stream
 // ---------------------------------------------------------------------------------------------------------
+
+/**
+ * The function of a piece of a tool call: its `name` in the first piece, more of its `arguments` after.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface ToolCallDeltaFunction {
+  readonly name?: string | undefined
+  readonly arguments?: string | undefined
+  readonly [key: string]: unknown
+}
 
 /**
  * A piece of a tool call in a stream: the first piece of a call carries `id`, `type` and `function.name`;
@@ -417,7 +488,8 @@ export interface ToolCallDelta {
   readonly index: number
   readonly id?: string | undefined
   readonly type?: string | undefined
-  readonly function?: ToolCallInputFunction | undefined
+  readonly function?: ToolCallDeltaFunction | undefined
+  readonly [key: string]: unknown
 }
 
 /**
@@ -430,6 +502,7 @@ export interface ChatDelta {
   readonly role?: string | undefined
   readonly content?: string | null | undefined
   readonly tool_calls?: ReadonlyArray<ToolCallDelta> | null | undefined
+  readonly [key: string]: unknown
 }
 
 /**
@@ -439,8 +512,9 @@ export interface ChatDelta {
 export interface ChatCompletionChunkChoice {
   readonly index: number
   readonly delta: ChatDelta
-  readonly logprobs?: unknown
+  readonly logprobs?: Logprobs | null | undefined
   readonly finish_reason: FinishReason | null
+  readonly [key: string]: unknown
 }
 
 /**
@@ -453,4 +527,6 @@ export interface ChatCompletionChunk {
   readonly id: string
   readonly choices: ReadonlyArray<ChatCompletionChunkChoice>
   readonly usage: Usage | null
+  readonly meta?: CompletionMeta | null | undefined
+  readonly [key: string]: unknown
 }

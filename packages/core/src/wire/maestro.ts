@@ -166,14 +166,60 @@ export interface HttpTool {
 }
 
 /**
- * Filters applied whenever the engine searches files.
+ * How a file must match `labels`: `AND`, all of them (the service's default); `OR`, any.
+ *
+ * @since 0.1.0
+ * @category tables
+ */
+export const labelsFilterModes = ["AND", "OR"] as const
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export type LabelsFilterMode = typeof labelsFilterModes[number]
+
+/**
+ * What a file search returns of a file: the matching `segments` (the service's default), the service's
+ * `default`, segments with their neighbours (`add_neighbors`), or the whole document (`full_doc`).
+ *
+ * @since 0.1.0
+ * @category tables
+ */
+export const retrievalStrategies = ["segments", "default", "add_neighbors", "full_doc"] as const
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export type RetrievalStrategy = typeof retrievalStrategies[number]
+
+/**
+ * A JSON object, given as is.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface JsonObject {
+  readonly [key: string]: unknown
+}
+
+/**
+ * Filters applied whenever the engine searches files, and how it retrieves what it finds (the real
+ * service's retrieval options). `max_neighbors` is a whole number, at least 0.
  *
  * @since 0.1.0
  * @category models
  */
 export interface FileSearchFilters {
   readonly labels?: ReadonlyArray<string> | undefined
+  readonly labels_filter_mode?: LabelsFilterMode | undefined
+  readonly labels_filter?: JsonObject | undefined
   readonly file_ids?: ReadonlyArray<string> | undefined
+  readonly path?: string | undefined
+  readonly retrieval_strategy?: RetrievalStrategy | undefined
+  readonly max_neighbors?: number | undefined
+  readonly retrieval_similarity_threshold?: number | undefined
 }
 
 /**
@@ -264,6 +310,29 @@ export const responseLanguages = [
 export type ResponseLanguage = typeof responseLanguages[number]
 
 /**
+ * The response language that asks for none: the run detects the language of its input. The service stores
+ * it on assistants that set none, and its clients send it back.
+ *
+ * @since 0.1.0
+ * @category tables
+ */
+export const unsetResponseLanguage = "unset"
+
+/**
+ * The values of a run's `response_language`: a language, or `unsetResponseLanguage`.
+ *
+ * @since 0.1.0
+ * @category tables
+ */
+export const runResponseLanguages = [...responseLanguages, unsetResponseLanguage] as const
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export type RunResponseLanguage = typeof runResponseLanguages[number]
+
+/**
  * Most models one run may name: a run uses a single model.
  *
  * @since 0.1.0
@@ -297,7 +366,7 @@ export interface RunConfigurationFields {
   readonly tools?: ReadonlyArray<RunTool> | undefined
   readonly models?: ReadonlyArray<string> | undefined
   readonly budget?: Budget | undefined
-  readonly response_language?: ResponseLanguage | undefined
+  readonly response_language?: RunResponseLanguage | undefined
 }
 
 /**
@@ -353,6 +422,7 @@ export interface RequirementScore {
   readonly is_mandatory?: boolean | undefined
   readonly score: number
   readonly reason?: string | null | undefined
+  readonly [key: string]: unknown
 }
 
 /**
@@ -366,21 +436,67 @@ export interface RequirementsResult {
   readonly finish_reason?: string | null | undefined
   readonly requirements: ReadonlyArray<RequirementScore>
   readonly metadata?: unknown
+  readonly [key: string]: unknown
 }
 
 /**
- * Where a run's answer came from.
+ * A web page a run drew on: its `url`, and as the service sends them, the `text` used, its relevance
+ * `score` and an `id`.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface WebSearchSource {
+  readonly url: string
+  readonly text?: string | null | undefined
+  readonly score?: number | null | undefined
+  readonly id?: string | null | undefined
+  readonly [key: string]: unknown
+}
+
+/**
+ * A segment of a library file a run drew on.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface FileSearchSource {
+  readonly file_id?: string | undefined
+  readonly file_name?: string | undefined
+  readonly text?: string | null | undefined
+  readonly score?: number | null | undefined
+  readonly order?: number | undefined
+  readonly [key: string]: unknown
+}
+
+/**
+ * Where a run's answer came from: web pages, library files, and the tool calls it made (each as the
+ * service describes it).
  *
  * @since 0.1.0
  * @category models
  */
 export interface DataSources {
-  readonly web_search?: ReadonlyArray<{ readonly url: string }> | undefined
-  readonly file_search?: ReadonlyArray<{ readonly [key: string]: unknown }> | undefined
+  readonly web_search?: ReadonlyArray<WebSearchSource> | null | undefined
+  readonly file_search?: ReadonlyArray<FileSearchSource> | null | undefined
+  readonly tool_calls?: ReadonlyArray<JsonObject> | null | undefined
+  readonly [key: string]: unknown
 }
 
 /**
- * A run, as created, retrieved or polled; `result` is `null` until the run completes.
+ * Why a run failed.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface RunError {
+  readonly message: string
+  readonly [key: string]: unknown
+}
+
+/**
+ * A run, as created, retrieved or polled; `result` is `null` until the run completes. Fields the schemas
+ * do not name are kept as the service sent them.
  *
  * @since 0.1.0
  * @category models
@@ -389,7 +505,9 @@ export interface MaestroRun {
   readonly id: string
   readonly status: RunStatus
   readonly result: unknown
+  readonly created_at?: string | null | undefined
   readonly data_sources?: DataSources | null | undefined
   readonly requirements_result?: RequirementsResult | null | undefined
-  readonly error?: { readonly message: string } | null | undefined
+  readonly error?: RunError | null | undefined
+  readonly [key: string]: unknown
 }

@@ -64,3 +64,63 @@ export const runModels = [...hostedModels, ...managedThirdPartyModels] as const
  * @category models
  */
 export type RunModel = typeof runModels[number] | (string & {})
+
+// ---------------------------------------------------------------------------------------------------------
+// the models the service lists
+// ---------------------------------------------------------------------------------------------------------
+
+/**
+ * How the weights of a listed model are quantized, as the service names it.
+ *
+ * @since 0.1.0
+ * @category tables
+ */
+export const modelQuantizations = ["FP8", "experts_int8"] as const
+
+/**
+ * A quantization: one of `modelQuantizations`, or a newer one.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type ModelQuantization = typeof modelQuantizations[number] | (string & {})
+
+/**
+ * What a model costs, as decimal strings (per token, in the account's currency).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface ModelPricing {
+  readonly prompt: string
+  readonly completion: string
+  readonly [key: string]: unknown
+}
+
+/**
+ * A model the service offers (`GET /studio/v1/models`); `updated` is a date.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface ModelInfo {
+  readonly id: string
+  readonly name: string
+  readonly updated: string
+  readonly context_length: number
+  readonly quantization: ModelQuantization
+  readonly max_completion_tokens: number
+  readonly pricing: ModelPricing
+  readonly [key: string]: unknown
+}
+
+/**
+ * The answer of listing models.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface ModelList {
+  readonly data: ReadonlyArray<ModelInfo>
+  readonly [key: string]: unknown
+}

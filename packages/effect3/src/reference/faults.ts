@@ -36,6 +36,16 @@ export type Fault =
   | { readonly _tag: "DropMidStream"; readonly afterEvents: number }
   /** Answer, then end the body cleanly after `afterEvents` stream events (or half of a JSON body). */
   | { readonly _tag: "CutStream"; readonly afterEvents: number }
+  /**
+   * Handle the request (its work is done: a run or an assistant is created), then wait `delay` before
+   * answering and answer `status` instead, as a gateway that times out or fails after the service acted.
+   */
+  | {
+    readonly _tag: "AfterHandling"
+    readonly delay?: Duration.DurationInput | undefined
+    readonly status?: number | undefined
+    readonly detail?: string | undefined
+  }
 
 /**
  * @since 0.1.0
@@ -69,6 +79,18 @@ export const dropMidStream = (afterEvents = 2): Fault => ({ _tag: "DropMidStream
  * @category constructors
  */
 export const cutStream = (afterEvents = 2): Fault => ({ _tag: "CutStream", afterEvents })
+
+/**
+ * @since 0.1.0
+ * @category constructors
+ */
+export const afterHandling = (
+  options: {
+    readonly delay?: Duration.DurationInput | undefined
+    readonly status?: number | undefined
+    readonly detail?: string | undefined
+  }
+): Fault => ({ _tag: "AfterHandling", ...options })
 
 /**
  * The request a fault plan is asked about.

@@ -20,6 +20,7 @@ import { mergeRunConfiguration } from "studio-effect-core/reference/assistants"
 import { budgetSpentDetail, defaultMaxPendingBodyBytes, makeByteBudget } from "studio-effect-core/reference/byteBudget"
 import { completion } from "studio-effect-core/reference/chat"
 import { makeIds } from "studio-effect-core/reference/ids"
+import { isRunModel, modelList } from "studio-effect-core/reference/models"
 import { isDecodablePath } from "studio-effect-core/reference/requestPath"
 import type { RunFailure } from "studio-effect-core/reference/runs"
 import { chatModels, runModels } from "studio-effect-core/wire/models"
@@ -72,7 +73,11 @@ export interface ReferenceOptions {
   readonly seed?: number | undefined
   /** The model: a function from request to reply, or a script of replies given in order. */
   readonly model?: Model | ReadonlyArray<Reply> | undefined
-  /** Model identifiers accepted besides the interface's own. */
+  /**
+   * Model identifiers accepted besides the interface's own, and listed by `GET /studio/v1/models`. A run's
+   * `models` also takes any identifier outside the service's `fpmodel-` family, as a third-party model
+   * configured in the caller's account.
+   */
   readonly extraModels?: ReadonlyArray<string> | undefined
   /** How long one step of a run takes on Effect's clock (default 200 ms). */
   readonly runStepDuration?: Duration.Input | undefined
@@ -119,7 +124,8 @@ export const basePath = "/studio/v1"
 const knownPaths = [
   /^\/studio\/v1\/chat\/completions$/,
   /^\/studio\/v1\/maestro\/runs(?:\/[^/]+)?$/,
-  /^\/studio\/v1\/assistants(?:\/[^/]+(?:\/run)?)?$/
+  /^\/studio\/v1\/assistants(?:\/[^/]+(?:\/run)?)?$/,
+  /^\/studio\/v1\/models$/
 ]
 
 const pathOf = (url: string): string => {
@@ -178,7 +184,9 @@ export const make = (
       ? options.model
       : script(options.model)
     const acceptedChatModels = [...chatModels, ...(options.extraModels ?? [])]
-    const acceptedRunModels = [...runModels, ...(options.extraModels ?? [])]
+    const extraModels = options.extraModels ?? []
+    const acceptedRunModels = [...runModels, ...extraModels]
+    const models = modelList(extraModels)
     const keys = options.apiKeys === undefined ? undefined : new Set(options.apiKeys)
     const tenants = Tenants.make({
       separate: keys !== undefined,
@@ -314,13 +322,16 @@ export const make = (
 
     // -- runs -----------------------------------------------------------------------------------------
 
-    /** A body whose `models`, when given, names a model the service runs; another is a 422 at `body.models.0`. */
+    /**
+     * A body whose `models`, when given, names a model the service runs (see `isRunModel`); another is a
+     * 422 at `body.models.0`.
+     */
     const runBody = <A extends { readonly models?: ReadonlyArray<string> | undefined }>(
       schema: Schema.ConstraintDecoder<A>
     ) =>
       Effect.filterOrFail(
         body(schema),
-        (request) => request.models?.[0] === undefined || acceptedRunModels.includes(request.models[0]),
+        (request) => request.models?.[0] === undefined || isRunModel(request.models[0], extraModels),
         () => new Wire.InvalidBody([modelIssue(acceptedRunModels, ["body", "models", 0])])
       )
 
@@ -394,6 +405,10 @@ export const make = (
       })
     )
 
+    // -- models ---------------------------------------------------------------------------------------
+
+    const listModels = endpoint(() => Effect.sync(() => Wire.json(models)))
+
     // -- routing --------------------------------------------------------------------------------------
 
     const routes = HttpRouter.addAll([
@@ -406,7 +421,8 @@ export const make = (
       HttpRouter.route("PATCH", `${basePath}/assistants/:id`, updateAssistant),
       HttpRouter.route("DELETE", `${basePath}/assistants/:id`, deleteAssistant),
       HttpRouter.route("POST", `${basePath}/assistants/:id/run`, runAssistant),
-      HttpRouter.route("POST", `${basePath}/assistants/:id`, runAssistant)
+      HttpRouter.route("POST", `${basePath}/assistants/:id`, runAssistant),
+      HttpRouter.route("GET", `${basePath}/models`, listModels)
     ])
 
     return Effect.map(HttpRouter.toHttpEffect(routes), (router): App => {
@@ -436,6 +452,7 @@ export const make = (
         Effect.gen(function*() {
           const request = yield* HttpServerRequest.HttpServerRequest
           let cut: Extract<Fault, { readonly _tag: "DropMidStream" | "CutStream" }> | undefined
+          let after: Extract<Fault, { readonly _tag: "AfterHandling" }> | undefined
           for (const fault of faults) {
             switch (fault._tag) {
               case "Delay":
@@ -445,11 +462,18 @@ export const make = (
                 return yield* dropConnection(request)
               case "Status":
                 return Wire.detail(fault.status, fault.detail ?? "Injected fault.", fault.headers ?? {})
+              case "AfterHandling":
+                after = fault
+                break
               default:
                 cut = fault
             }
           }
           const response = yield* routed
+          if (after !== undefined) {
+            if (after.delay !== undefined) yield* Effect.sleep(after.delay)
+            if (after.status !== undefined) return Wire.detail(after.status, after.detail ?? "Injected fault.")
+          }
           return cut === undefined ? response : yield* cutBody(request, response, cut)
         })
 

@@ -288,11 +288,27 @@ export const validHttpTool: fc.Arbitrary<RunTool> = fc.record({
   endpoint: fc.record({ url: absoluteUrl, headers }, { requiredKeys: ["url"] })
 })
 
+/** The filters and retrieval options of a file search, each left out or valid. */
+const fileSearchFilters = {
+  labels: fc.array(nonEmptyName, { maxLength: 3 }),
+  labels_filter_mode: fc.constantFrom("AND" as const, "OR" as const),
+  labels_filter: fc.dictionary(nonEmptyName, fc.jsonValue({ maxDepth: 1 }), { maxKeys: 2 }),
+  file_ids: fc.array(fc.uuid(), { maxLength: 3 }),
+  path: fc.string({ maxLength: 12 }),
+  retrieval_strategy: fc.constantFrom(
+    "segments" as const,
+    "default" as const,
+    "add_neighbors" as const,
+    "full_doc" as const
+  ),
+  max_neighbors: fc.nat({ max: 20 }),
+  retrieval_similarity_threshold: fc.double({ min: 0, max: 1, noNaN: true })
+}
+
 /** File search filters. */
 export const validFileSearchTool: fc.Arbitrary<RunTool> = fc.record({
   type: fc.constant("file_search" as const),
-  labels: fc.array(nonEmptyName, { maxLength: 3 }),
-  file_ids: fc.array(fc.uuid(), { maxLength: 3 })
+  ...fileSearchFilters
 }, { requiredKeys: ["type"] })
 
 /** Web search filters in the accepted shapes. */
@@ -319,10 +335,7 @@ export const validRunTools: fc.Arbitrary<ReadonlyArray<RunTool>> = fc.array(
 
 /** The legacy body shape: search filters under `tool_resources`. */
 export const validToolResources: fc.Arbitrary<NonNullable<RunRequest["tool_resources"]>> = fc.record({
-  file_search: fc.record({
-    labels: fc.array(nonEmptyName, { maxLength: 3 }),
-    file_ids: fc.array(fc.uuid(), { maxLength: 3 })
-  }, { requiredKeys: [] }),
+  file_search: fc.record(fileSearchFilters, { requiredKeys: [] }),
   web_search: fc.record({ urls: fc.array(webSearchUrl, { maxLength: 3 }) }, { requiredKeys: [] })
 }, { requiredKeys: [] })
 
@@ -348,7 +361,7 @@ export const validRunRequest: fc.Arbitrary<RunRequest> = fc.record({
   models: fc.array(fc.oneof(fc.constantFrom(...runModels), nonEmptyName), { maxLength: 1 }),
   budget: fc.constantFrom("low" as const, "medium" as const, "high" as const),
   include: fc.subarray(["data_sources", "requirements_result"] as Array<"data_sources" | "requirements_result">),
-  response_language: fc.option(fc.constantFrom(...responseLanguages), { nil: null }),
+  response_language: fc.option(fc.constantFrom(...responseLanguages, "unset" as const), { nil: null }),
   tool_resources: validToolResources
 }, { requiredKeys: [] })
 

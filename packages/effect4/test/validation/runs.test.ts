@@ -384,6 +384,32 @@ describe("run request: tools", () => {
       runs
     )
   })
+
+  it("file_search retrieval options: a mode, strategy or max_neighbors out of range is reported at its path", () => {
+    const breaches = fc.oneof(
+      fc.string().filter((mode) => mode !== "AND" && mode !== "OR").map((v) => ["labels_filter_mode", v] as const),
+      fc.string().filter((s) => !["segments", "default", "add_neighbors", "full_doc"].includes(s)).map((v) =>
+        ["retrieval_strategy", v] as const
+      ),
+      fc.oneof(fc.integer({ max: -1 }), fc.double({ noInteger: true, noNaN: true })).map((v) =>
+        ["max_neighbors", v] as const
+      ),
+      fc.oneof(fc.integer(), fc.boolean(), fc.constant({})).map((v) => ["path", v] as const)
+    )
+    fc.assert(
+      fc.property(validRunRequest, breaches, fc.boolean(), (request, [field, bad], legacy) => {
+        const out = copy(request)
+        if (legacy) {
+          out.tool_resources = { file_search: { [field]: bad } }
+          expectIssuesAt(RunRequest, out, [`tool_resources.file_search.${field}`])
+        } else {
+          const i = appendTool(out, { type: "file_search", [field]: bad })
+          expectIssuesAt(RunRequest, out, [`tools[${i}].${field}`])
+        }
+      }),
+      runs
+    )
+  })
 })
 
 describe("run request: models, budget, include, response_language", () => {
@@ -429,11 +455,13 @@ describe("run request: models, budget, include, response_language", () => {
     )
   })
 
-  it("a response_language outside the nine languages is reported at response_language; null and each language pass", () => {
+  it("a response_language outside the nine languages and unset is reported at response_language; null, unset and each language pass", () => {
     fc.assert(
       fc.property(
         validRunRequest,
-        fc.string().filter((language) => !(responseLanguages as ReadonlyArray<string>).includes(language)),
+        fc.string().filter((language) =>
+          language !== "unset" && !(responseLanguages as ReadonlyArray<string>).includes(language)
+        ),
         (request, language) => {
           const out = copy(request)
           out.response_language = language
@@ -442,7 +470,9 @@ describe("run request: models, budget, include, response_language", () => {
       ),
       runs
     )
-    for (const language of [...responseLanguages, null]) expectValid(RunRequest, { response_language: language })
+    for (const language of [...responseLanguages, "unset", null]) {
+      expectValid(RunRequest, { response_language: language })
+    }
   })
 })
 

@@ -71,7 +71,7 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value)
 
 /** Fields whose value is free-form JSON, sent exactly as given. */
-const freeForm = new Set(["output_type", "parameters", "config_overrides", "additional_params"])
+const freeForm = new Set(["output_type", "parameters", "config_overrides", "additional_params", "labels_filter"])
 
 /**
  * A valid request as the client sends it: explicit `null`s (absent optional fields) left out, and each

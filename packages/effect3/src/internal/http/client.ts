@@ -23,6 +23,7 @@ import * as Tracer from "effect/Tracer"
 import { redactAttributes as withoutSecrets } from "studio-effect-core/secrets/redactSecrets"
 import { afterDoneBytes, defaultMaxEventSize } from "studio-effect-core/sse/SseParser"
 import { longTimer } from "studio-effect-core/time/timerDuration"
+import { type RateLimitFigures, rateLimitOf } from "studio-effect-core/wire/rateLimit"
 import { ChatCompletion } from "../../ChatSchema.js"
 import {
   AuthError,
@@ -44,7 +45,7 @@ import { defaultMaxResponseSize, readBody, readErrorBody } from "./body.js"
 import { withoutRedirects } from "./redirect.js"
 import { isAbortable, RequestAbort, type RequestAbortSlot } from "./requestAbort.js"
 import { fromResponse, requestIdOf } from "./responseError.js"
-import { retrySchedule } from "./retry.js"
+import { retrySchedule, serviceCannotHaveActed } from "./retry.js"
 import { scrub, secretsOf, withCredentials, withRedactedHeaders } from "./scrub.js"
 import { transportError } from "./transportError.js"
 import { version } from "./version.js"
@@ -54,6 +55,12 @@ import { version } from "./version.js"
  */
 export interface RequestOptions {
   readonly maxRetries?: number | undefined
+  /**
+   * Retry the creates the service bills or stores (a run, an assistant, an assistant run) on every
+   * retryable error, as other calls are. By default they are retried only where the service cannot have
+   * acted (see `docs/reliability.md`), so that a retry never creates twice.
+   */
+  readonly retryCreates?: boolean | undefined
   readonly timeout?: Duration.DurationInput | undefined
   readonly streamIdleTimeout?: Duration.DurationInput | undefined
   readonly headers?: Readonly<Record<string, string>> | undefined
@@ -98,6 +105,23 @@ export interface JsonRequest<A, I> {
   readonly path: string
   readonly body?: unknown
   readonly response: Schema.Schema<A, I>
+  /**
+   * A create the service bills or stores: retried only where the service cannot have acted, unless the
+   * call's settings say `retryCreates`.
+   */
+  readonly creates?: boolean | undefined
+}
+
+/**
+ * An operation's value with what its answer said about it: the status, the headers (names in lower case),
+ * the request id the service gave it, and the rate-limit figures of the key.
+ */
+export interface WithResponse<A> {
+  readonly value: A
+  readonly status: number
+  readonly headers: Readonly<Record<string, string>>
+  readonly requestId: string | undefined
+  readonly rateLimit: RateLimitFigures
 }
 
 /**
@@ -118,6 +142,8 @@ export interface Service {
   readonly baseUrl: string
   /** Sends a request (retrying what may succeed on a retry) and decodes its JSON answer. */
   readonly json: <A, I>(request: JsonRequest<A, I>) => Effect.Effect<A, RequestError>
+  /** `json`, with the status, headers, request id and rate-limit figures of the answer. */
+  readonly jsonWithResponse: <A, I>(request: JsonRequest<A, I>) => Effect.Effect<WithResponse<A>, RequestError>
   /**
    * Sends a request and streams the `data` of each server-sent event of its body, each turned by `parse`
    * into an output (or the `EventError` that ends the stream), until `[DONE]`. Connecting is retried; once
@@ -155,6 +181,7 @@ export interface Service {
 /** The settings of one call, resolved from the layer's options and the region's `RequestOptions`. */
 export interface Settings {
   readonly maxRetries: number
+  readonly retryCreates: boolean
   readonly timeout: Duration.Duration
   readonly streamIdleTimeout: Duration.Duration
   readonly headers: Readonly<Record<string, string>>
@@ -316,7 +343,8 @@ export const makeService = (config: ClientConfig, transport: HttpClient.HttpClie
   const withRetries = <A>(
     operation: string,
     maxRetries: number,
-    attempt: Effect.Effect<A, RequestError>
+    attempt: Effect.Effect<A, RequestError>,
+    retryable?: (error: StudioError) => boolean
   ): Effect.Effect<A, RequestError> =>
     Effect.catchAll(attempt, (first) => {
       const logged = Effect.zipRight(logFailure(operation, first), Effect.fail(first))
@@ -327,7 +355,7 @@ export const makeService = (config: ClientConfig, transport: HttpClient.HttpClie
         pending = false
         return logged
       })
-      return Effect.retry(again, retrySchedule(maxRetries))
+      return Effect.retry(again, retrySchedule(maxRetries, retryable))
     })
 
   const decodeBody = <A, I>(
@@ -368,7 +396,11 @@ export const makeService = (config: ClientConfig, transport: HttpClient.HttpClie
   /** Scrubs the error of a call whose request had `body`. */
   const scrubbing = (body: unknown) => (error: RequestError) => scrub(error, secretsOf(apiKey, body))
 
-  const json = <A, I>(request: JsonRequest<A, I>): Effect.Effect<A, RequestError> =>
+  /** Sends a JSON request as the settings say, and gives what `answer` makes of the response and its value. */
+  const exchange = <A, I, B>(
+    request: JsonRequest<A, I>,
+    answer: (response: HttpClientResponse.HttpClientResponse, value: A) => B
+  ): Effect.Effect<B, RequestError> =>
     Effect.flatMap(config.settings, (settings) => {
       if (apiKey === undefined) return Effect.fail(missingKey)
       const httpRequest = buildRequest(request.method, request.path, request.body, settings.headers)
@@ -377,13 +409,30 @@ export const makeService = (config: ClientConfig, transport: HttpClient.HttpClie
         settings.timeout,
         Effect.flatMap(
           send(request.operation, httpRequest),
-          (response) => decodeBody(request.operation, response, request.response)
+          (response) =>
+            Effect.map(decodeBody(request.operation, response, request.response), (value) => answer(response, value))
         )
       )
+      const retryable = request.creates === true && !settings.retryCreates ? serviceCannotHaveActed : undefined
       return Effect.mapError(
-        withRetries(request.operation, settings.maxRetries, attempt),
+        withRetries(request.operation, settings.maxRetries, attempt, retryable),
         scrubbing(request.body)
       )
+    })
+
+  const json = <A, I>(request: JsonRequest<A, I>): Effect.Effect<A, RequestError> =>
+    exchange(request, (_, value) => value)
+
+  const jsonWithResponse = <A, I>(request: JsonRequest<A, I>): Effect.Effect<WithResponse<A>, RequestError> =>
+    exchange(request, (response, value) => {
+      const headers = response.headers
+      return {
+        value,
+        status: response.status,
+        headers: { ...headers },
+        requestId: requestIdOf(headers),
+        rateLimit: rateLimitOf(headers)
+      }
     })
 
   const openEvents = <A>(
@@ -448,5 +497,5 @@ export const makeService = (config: ClientConfig, transport: HttpClient.HttpClie
   const redactAttributes = <A extends Readonly<Record<string, unknown>>>(attributes: A, body?: unknown): A =>
     withoutSecrets(attributes, body === undefined ? keySecrets : withCredentials(keySecrets, body))
 
-  return { httpClient, baseUrl, json, events, openEvents, redact, redactAttributes }
+  return { httpClient, baseUrl, json, jsonWithResponse, events, openEvents, redact, redactAttributes }
 }

@@ -96,11 +96,13 @@ export const fromResponse = (input: {
           ...optionalId
         })
       }
+      const retryAfter = parseRetryAfter(headers, input.now)
       return new ApiError({
         status,
         body,
         ...(detail === undefined ? {} : { detail }),
-        ...optionalId
+        ...optionalId,
+        ...(retryAfter === undefined ? {} : { retryAfter })
       })
   }
 }

@@ -16,23 +16,46 @@ export const maxRetryAfter = Duration.seconds(60)
 
 /** The delay the service asked for, carried by the error, when it is within bounds. */
 export const requestedDelay = (error: StudioError): Option.Option<Duration.Duration> =>
-  error._tag === "RateLimit" && error.retryAfter !== undefined &&
+  (error._tag === "RateLimit" || error._tag === "ApiError") && error.retryAfter !== undefined &&
     Duration.lessThanOrEqualTo(error.retryAfter, maxRetryAfter)
     ? Option.some(error.retryAfter)
     : Option.none()
 
 /**
- * Retries a retryable error at most `maxRetries` times: 0.5 s doubling, capped at 8 s, jittered, unless the
- * service named its own delay.
+ * Whether the service cannot have acted on a request that failed this way, so that sending it again
+ * cannot create a second run or assistant: the request never reached the service (connection refused,
+ * host not found), a 429 (rate limiting refuses a request before handling it), or a 503 that says when to
+ * come back (`Retry-After`: the service shed the request before working on it). A timeout, a reset once
+ * connected, or any other status may follow work the service did.
  */
-export const retrySchedule = (maxRetries: number): Schedule.Schedule<unknown, StudioError> =>
+export const serviceCannotHaveActed = (error: StudioError): boolean => {
+  switch (error._tag) {
+    case "TransportError":
+      return error.unsent === true
+    case "RateLimit":
+      return true
+    case "ApiError":
+      return error.status === 503 && error.retryAfter !== undefined
+    default:
+      return false
+  }
+}
+
+/**
+ * Retries an error that `retryable` accepts (by default, every retryable error) at most `maxRetries` times:
+ * 0.5 s doubling, capped at 8 s, jittered, unless the service named its own delay.
+ */
+export const retrySchedule = (
+  maxRetries: number,
+  retryable: (error: StudioError) => boolean = isRetryable
+): Schedule.Schedule<unknown, StudioError> =>
   Schedule.exponential(initialBackoff, 2).pipe(
     Schedule.jittered,
     // The cap comes after the jitter, so no delay exceeds it.
     Schedule.union(Schedule.spaced(maxBackoff)),
     Schedule.intersect(Schedule.recurs(maxRetries)),
     Schedule.intersect(Schedule.identity<StudioError>()),
-    Schedule.whileInput(isRetryable),
+    Schedule.whileInput(retryable),
     Schedule.modifyDelay(([, error], delay) => Option.getOrElse(requestedDelay(error), () => delay))
   )
 

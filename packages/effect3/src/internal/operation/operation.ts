@@ -7,7 +7,7 @@
 import * as Effect from "effect/Effect"
 import type * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
-import { StudioClient } from "../../StudioClient.js"
+import { type JsonRequest, StudioClient, type WithResponse } from "../../StudioClient.js"
 import type { RequestError, ValidationError } from "../../StudioError.js"
 import { pathSegment, validateRequest } from "../schema/validate.js"
 import type { EventError } from "../stream/sse.js"
@@ -66,33 +66,49 @@ export interface JsonOperation<C extends Check<any, any>, A, I> {
   readonly attributes: (valid: ValidOf<C>) => Attributes
   /** Attributes added to the span from the answer. */
   readonly responseAttributes?: ((response: A) => Attributes) | undefined
+  /** A create the service bills or stores: retried only where the service cannot have acted. */
+  readonly creates?: boolean | undefined
+}
+
+/** The call of a JSON operation, and its variant that gives the answer's metadata with the value. */
+export interface JsonCall<In, A> {
+  (input: In): Effect.Effect<A, RequestError, StudioClient>
+  readonly withResponse: (input: In) => Effect.Effect<WithResponse<A>, RequestError, StudioClient>
 }
 
 /** The call of a JSON operation. */
 export const json = <C extends Check<any, any>, A, I>(
   operation: JsonOperation<C, A, I>
-): (input: InputOf<C>) => Effect.Effect<A, RequestError, StudioClient> => {
-  const { body, check, method, name, path, response, responseAttributes } = operation
+): JsonCall<InputOf<C>, A> => {
+  const { body, check, creates, method, name, path, response, responseAttributes } = operation
   const spanName = `studio.${name}`
-  return (input) =>
+  const callWith = <B>(
+    send: (client: StudioClient["Type"], request: JsonRequest<A, I>) => Effect.Effect<B, RequestError>,
+    valueOf: (answer: B) => A
+  ) =>
+  (input: InputOf<C>): Effect.Effect<B, RequestError, StudioClient> =>
     Effect.flatMap(
       check(name, input) as Effect.Effect<ValidOf<C>, ValidationError>,
       (valid) =>
         Effect.flatMap(StudioClient, (client) => {
           const sent = body === undefined ? undefined : body(valid)
-          const call = client.json({ operation: name, method, path: path(valid), body: sent, response })
+          const call = send(client, { operation: name, method, path: path(valid), body: sent, response, creates })
           // an id in the attributes may come from an answer (a run polled after `create`): every value is
           // checked against the secrets before it reaches the span, as is every value of the answer
           return Effect.withSpan(
             responseAttributes === undefined ? call : Effect.tap(
               call,
-              (answer) => Effect.annotateCurrentSpan(client.redactAttributes(responseAttributes(answer), sent))
+              (answer) => Effect.annotateCurrentSpan(client.redactAttributes(responseAttributes(valueOf(answer)), sent))
             ),
             spanName,
             spanOptions(client.redactAttributes(operation.attributes(valid), sent))
           )
         })
     )
+  const call = callWith((client, request) => client.json(request), (value) => value)
+  return Object.assign(call, {
+    withResponse: callWith((client, request) => client.jsonWithResponse(request), (answer) => answer.value)
+  })
 }
 
 /** An operation whose answer is a stream of server-sent events, sent with `POST`. */

@@ -16,16 +16,39 @@ export const maxRetryAfter = Duration.seconds(60)
 
 /** The delay the service asked for, carried by the error, when it is within bounds. */
 export const requestedDelay = (error: StudioError): Duration.Duration | undefined =>
-  error._tag === "RateLimit" && error.retryAfter !== undefined &&
+  (error._tag === "RateLimit" || error._tag === "ApiError") && error.retryAfter !== undefined &&
     Duration.isLessThanOrEqualTo(error.retryAfter, maxRetryAfter)
     ? error.retryAfter
     : undefined
 
 /**
- * Retries a retryable error at most `maxRetries` times: 0.5 s doubling, capped at 8 s, jittered, unless the
- * service named its own delay.
+ * Whether the service cannot have acted on a request that failed this way, so that sending it again
+ * cannot create a second run or assistant: the request never reached the service (connection refused,
+ * host not found), a 429 (rate limiting refuses a request before handling it), or a 503 that says when to
+ * come back (`Retry-After`: the service shed the request before working on it). A timeout, a reset once
+ * connected, or any other status may follow work the service did.
  */
-export const retrySchedule = (maxRetries: number): Schedule.Schedule<Duration.Duration, StudioError> =>
+export const serviceCannotHaveActed = (error: StudioError): boolean => {
+  switch (error._tag) {
+    case "TransportError":
+      return error.unsent === true
+    case "RateLimit":
+      return true
+    case "ApiError":
+      return error.status === 503 && error.retryAfter !== undefined
+    default:
+      return false
+  }
+}
+
+/**
+ * Retries an error that `retryable` accepts (by default, every retryable error) at most `maxRetries` times:
+ * 0.5 s doubling, capped at 8 s, jittered, unless the service named its own delay.
+ */
+export const retrySchedule = (
+  maxRetries: number,
+  retryable: (error: StudioError) => boolean = isRetryable
+): Schedule.Schedule<Duration.Duration, StudioError> =>
   Schedule.exponential(initialBackoff, 2).pipe(
     Schedule.jittered,
     Schedule.setInputType<StudioError>(),
@@ -33,7 +56,7 @@ export const retrySchedule = (maxRetries: number): Schedule.Schedule<Duration.Du
     Schedule.modifyDelay(({ duration, input }) =>
       Effect.succeed(requestedDelay(input) ?? Duration.min(duration, maxBackoff))
     ),
-    Schedule.while(({ attempt, input }) => attempt <= maxRetries && isRetryable(input))
+    Schedule.while(({ attempt, input }) => attempt <= maxRetries && retryable(input))
   )
 
 const months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]

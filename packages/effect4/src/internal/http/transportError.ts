@@ -24,6 +24,30 @@ const rootCause = (cause: unknown): string | undefined => {
 const kindOf = (tag: HttpClientError.HttpClientErrorReason["_tag"]): string =>
   (tag.endsWith("Error") ? tag.slice(0, -5) : tag).toLowerCase()
 
+/**
+ * The codes of failures to connect: the request was never sent, so the service cannot have acted on it.
+ * A reset or a timeout once connected is not one of them: the service may have received the request.
+ */
+const notConnected: ReadonlySet<string> = new Set([
+  "ECONNREFUSED",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "ENETUNREACH",
+  "EHOSTUNREACH",
+  "UND_ERR_CONNECT_TIMEOUT"
+])
+
+/** Whether a cause (or one it wraps) is a failure to connect. */
+const isNotConnected = (cause: unknown): boolean => {
+  let current = cause
+  for (let depth = 0; depth < 5 && typeof current === "object" && current !== null; depth++) {
+    const code = (current as { code?: unknown }).code
+    if (typeof code === "string" && notConnected.has(code)) return true
+    current = (current as { cause?: unknown }).cause
+  }
+  return false
+}
+
 /** The `TransportError` of a transport failure; the address is the request's as sent (base URL included). */
 export const transportError = (error: HttpClientError.HttpClientError): TransportError => {
   const reason = error.reason
@@ -31,6 +55,7 @@ export const transportError = (error: HttpClientError.HttpClientError): Transpor
   return new TransportError({
     method: reason.request.method,
     url: reason.request.url,
-    reason: `${kindOf(reason._tag)} error${detail === undefined ? "" : `: ${detail}`}`
+    reason: `${kindOf(reason._tag)} error${detail === undefined ? "" : `: ${detail}`}`,
+    ...(reason._tag === "TransportError" && isNotConnected(reason.cause) ? { unsent: true } : {})
   })
 }

@@ -1,0 +1,80 @@
+/**
+ * Models: `list` the models the service offers, and the identifiers the interface names, as typed
+ * constants for completion (request fields accept any string).
+ *
+ * @since 0.1.0
+ */
+import * as Effect from "effect/Effect"
+import * as Operation from "./internal/operation/operation.js"
+import { ModelList } from "./ModelSchema.js"
+import type { StudioClient, WithResponse } from "./StudioClient.js"
+import type { RequestError } from "./StudioError.js"
+
+export {
+  /**
+   * @since 0.1.0
+   * @category models
+   */
+  type ChatModel,
+  /**
+   * Chat models; the bare names resolve to the current version.
+   *
+   * @since 0.1.0
+   * @category models
+   */
+  chatModels,
+  /**
+   * Models hosted by the service, usable in a run's `models`.
+   *
+   * @since 0.1.0
+   * @category models
+   */
+  hostedModels,
+  /**
+   * Third-party models managed by the service (no caller key required), usable in a run's `models`.
+   *
+   * @since 0.1.0
+   * @category models
+   */
+  managedThirdPartyModels,
+  /**
+   * A run model: one of the listed identifiers, or any other string (a caller's own third-party model).
+   *
+   * @since 0.1.0
+   * @category models
+   */
+  type RunModel,
+  /**
+   * Every model identifier the interface lists for runs.
+   *
+   * @since 0.1.0
+   * @category models
+   */
+  runModels
+} from "studio-effect-core/wire/models"
+
+const listOperation = Operation.json({
+  name: "models.list",
+  method: "GET",
+  check: (_operation: string, _input: void) => Effect.void,
+  path: () => "/studio/v1/models",
+  response: ModelList,
+  attributes: () => ({})
+})
+
+/**
+ * Lists the models the service offers, with their context length, quantization and pricing.
+ *
+ * @since 0.1.0
+ * @category operations
+ */
+export const list = (): Effect.Effect<ModelList, RequestError, StudioClient> => listOperation()
+
+/**
+ * `list`, with what the answer said about it: its status, headers, request id and rate-limit figures.
+ *
+ * @since 0.1.0
+ * @category operations
+ */
+export const listWithResponse = (): Effect.Effect<WithResponse<ModelList>, RequestError, StudioClient> =>
+  listOperation.withResponse()
