@@ -174,6 +174,10 @@ export interface HttpTool {
 export interface FileSearchFilters {
   readonly labels?: ReadonlyArray<string> | undefined
   readonly file_ids?: ReadonlyArray<string> | undefined
+  /** `AND` (default): a file has every label; `OR`: any of them. */
+  readonly labels_filter_mode?: "AND" | "OR" | undefined
+  /** Only files whose path starts with this. */
+  readonly path?: string | undefined
 }
 
 /**

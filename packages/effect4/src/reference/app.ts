@@ -1,6 +1,6 @@
 /**
  * The reference service as one `HttpEffect`, routed with `effect/http`'s `HttpRouter`: chat completions
- * (whole or streamed), orchestration runs, and the assistant resource, behind bearer auth, with optional
+ * (whole or streamed), orchestration runs, the assistant resource and the library of files, behind bearer auth, with optional
  * rate limiting and fault injection. Requests are validated with the SDK's own schemas.
  *
  * @since 0.1.0
@@ -12,19 +12,27 @@ import * as HttpRouter from "effect/http/HttpRouter"
 import * as HttpServerRequest from "effect/http/HttpServerRequest"
 import * as HttpServerResponse from "effect/http/HttpServerResponse"
 import * as Result from "effect/Result"
-import type * as Schema from "effect/Schema"
+import * as Schema from "effect/Schema"
 import type * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import { defaultAssistantStoreLimits, mergeRunConfiguration } from "studio-effect-core/reference/assistants"
 import { completion } from "studio-effect-core/reference/chat"
 import { makeIds } from "studio-effect-core/reference/ids"
+import {
+  defaultLibraryLimits,
+  defaultProcessingDuration,
+  fileNotFound,
+  type Write
+} from "studio-effect-core/reference/library/library"
+import { fieldText, parseMultipart } from "studio-effect-core/reference/library/multipart"
 import { defaultRunStoreLimits, type RunFailure } from "studio-effect-core/reference/runs"
 import { chatModels, runModels } from "studio-effect-core/wire/models"
 import * as AssistantSchema from "../AssistantSchema.js"
 import { ChatRequest } from "../ChatSchema.js"
+import * as LibrarySchema from "../LibrarySchema.js"
 import { RunRequest } from "../MaestroSchema.js"
 import { type AssistantTooLarge, makeAssistantStore } from "./assistants.js"
-import { type BodyTooLarge, declaredLength, defaultMaxBodyBytes, readText, tooLargeDetail } from "./body.js"
+import { type BodyTooLarge, declaredLength, defaultMaxBodyBytes, readBytes, readText, tooLargeDetail } from "./body.js"
 import * as Chat from "./chat.js"
 import {
   type ConnectionDropped,
@@ -35,6 +43,7 @@ import {
   faultsFor,
   type RateLimitOptions
 } from "./faults.js"
+import { makeLibraryStore } from "./library.js"
 import { builtIn, type Model, type Reply, script } from "./model.js"
 import { makeRunStore } from "./runs.js"
 import * as Sse from "./sse.js"
@@ -79,6 +88,14 @@ export interface ReferenceOptions {
   readonly maxAssistants?: number | undefined
   /** The longest assistant kept, in characters of its JSON (default 32 Ki); a longer one is a 413. */
   readonly maxAssistantSize?: number | undefined
+  /** The most files of the library (default 1,000); an upload past it is a 413. */
+  readonly maxFiles?: number | undefined
+  /** The most bytes of all files of the library (default 64 MiB); an upload past it is a 413. */
+  readonly maxLibraryBytes?: number | undefined
+  /** The largest file of the library, in bytes (default 4 MiB); a larger upload is a 413. */
+  readonly maxFileBytes?: number | undefined
+  /** How long an uploaded file is `PROCESSING` on Effect's clock before it is `PROCESSED` (default 1 s). */
+  readonly fileProcessingDuration?: Duration.Input | undefined
 }
 
 /**
@@ -92,8 +109,14 @@ export const basePath = "/studio/v1"
 const knownPaths = [
   /^\/studio\/v1\/chat\/completions$/,
   /^\/studio\/v1\/maestro\/runs(?:\/[^/]+)?$/,
-  /^\/studio\/v1\/assistants(?:\/[^/]+(?:\/run)?)?$/
+  /^\/studio\/v1\/assistants(?:\/[^/]+(?:\/run)?)?$/,
+  /^\/studio\/v1\/library\/(?:files(?:\/[^/]+)?|search|batches\/[^/]+\/status)$/
 ]
+
+const uploadPath = `${basePath}/library/files`
+
+/** What a multipart body may hold besides its file: the fields and the boundaries between them. */
+const multipartOverhead = 64 * 1024
 
 const pathOf = (url: string): string => {
   const q = url.indexOf("?")
@@ -139,10 +162,23 @@ export const make = (options: ReferenceOptions = {}): Effect.Effect<App, never, 
       : script(options.model)
     const acceptedChatModels = [...chatModels, ...(options.extraModels ?? [])]
     const acceptedRunModels = [...runModels, ...(options.extraModels ?? [])]
+    const maxFileBytes = options.maxFileBytes ?? defaultLibraryLimits.maxFileBytes
+    const library = makeLibraryStore({
+      ids,
+      limits: {
+        maxFiles: options.maxFiles ?? defaultLibraryLimits.maxFiles,
+        maxLibraryBytes: options.maxLibraryBytes ?? defaultLibraryLimits.maxLibraryBytes,
+        maxFileBytes
+      },
+      processingDuration: options.fileProcessingDuration === undefined
+        ? defaultProcessingDuration
+        : Duration.toMillis(Duration.fromInputUnsafe(options.fileProcessingDuration))
+    })
     const runs = makeRunStore({
       model,
       seed,
       ids,
+      library,
       stepDuration: Duration.fromInputUnsafe(options.runStepDuration ?? Duration.millis(200)),
       failRun: options.failRun,
       maxRuns: options.maxRuns ?? defaultRunStoreLimits.maxRuns,
@@ -156,9 +192,11 @@ export const make = (options: ReferenceOptions = {}): Effect.Effect<App, never, 
     const windows = new Map<string, { start: number; count: number }>()
     let requestCount = 0
     const maxBodyBytes = options.maxBodyBytes ?? defaultMaxBodyBytes
+    // an upload's body holds a file of up to maxFileBytes, and its form fields
+    const maxUploadBytes = Math.max(maxBodyBytes, maxFileBytes + multipartOverhead)
     const maxJsonDepth = options.maxJsonDepth ?? Wire.defaultMaxJsonDepth
     // the connection closes after a 413, so the rest of an unread body is not drained on a kept-alive socket
-    const tooLarge = () => Wire.detail(413, tooLargeDetail(maxBodyBytes), { connection: "close" })
+    const tooLarge = (limit = maxBodyBytes) => Wire.detail(413, tooLargeDetail(limit), { connection: "close" })
 
     // -- request helpers ------------------------------------------------------------------------------
 
@@ -222,7 +260,7 @@ export const make = (options: ReferenceOptions = {}): Effect.Effect<App, never, 
         return yield* handler.pipe(
           Effect.catchTags({
             InvalidBody: (error) => Effect.succeed(Wire.unprocessable(error.issues)),
-            BodyTooLarge: () => Effect.succeed(tooLarge())
+            BodyTooLarge: (error) => Effect.succeed(tooLarge(error.limit))
           })
         )
       })
@@ -325,6 +363,110 @@ export const make = (options: ReferenceOptions = {}): Effect.Effect<App, never, 
       return Wire.json(yield* runs.create(mergeRunConfiguration(assistant, request)))
     }))
 
+    // -- library --------------------------------------------------------------------------------------
+
+    /** The answer of a library write: its value, a 413 for its size, or a 422 for a broken rule. */
+    const writeAnswer = <A>(write: Write<A>, answer: (value: A) => HttpServerResponse.HttpServerResponse) =>
+      write._tag === "Done"
+        ? answer(write.value)
+        : write._tag === "TooLarge"
+        ? Wire.detail(413, write.message)
+        : Wire.unprocessable(write.issues)
+
+    const uploadFile = endpoint(Effect.gen(function*() {
+      const request = yield* HttpServerRequest.HttpServerRequest
+      const bytes = yield* readBytes(request, maxUploadBytes).pipe(
+        Effect.catchTag("BodyUnreadable", () => Effect.succeed(new Uint8Array(0)))
+      )
+      const form = parseMultipart(request.headers["content-type"], bytes)
+      if (form._tag === "Malformed") return Wire.detail(400, `There was an error parsing the body: ${form.reason}.`)
+      const parts = form._tag === "Parts" ? form.parts : []
+      const file = parts.find((part) => part.name === "file" && part.filename !== undefined)
+      if (file === undefined) {
+        return Wire.unprocessable([{ loc: ["body", "file"], msg: "Field required", type: "missing" }])
+      }
+      const field = (name: string) => {
+        const part = parts.find((part) => part.name === name && part.filename === undefined)
+        return part === undefined ? undefined : fieldText(part)
+      }
+      const labels = parts.filter((part) => part.name === "labels" && part.filename === undefined).map(fieldText)
+      // a file name may carry the client's directories (`docs/a.txt`): the name is its last part
+      const name = file.filename!.slice(Math.max(file.filename!.lastIndexOf("/"), file.filename!.lastIndexOf("\\")) + 1)
+      const write = yield* library.upload({
+        name,
+        bytes: file.body,
+        path: field("path"),
+        labels,
+        publicUrl: field("publicUrl"),
+        batchId: field("batch_id"),
+        dataSource: field("data_source")
+      })
+      return writeAnswer(write, Wire.json)
+    }))
+
+    const listQuery = Schema.decodeUnknownEffect(LibrarySchema.ListFilesRequest)
+
+    const listFiles = endpoint(Effect.gen(function*() {
+      const request = yield* HttpServerRequest.HttpServerRequest
+      const query = new URL(request.url, "http://reference.local").searchParams
+      const number = (name: string) => {
+        const value = query.get(name)
+        return value === null ? undefined : /^-?\d{1,15}$/.test(value) ? Number(value) : value
+      }
+      const filters = yield* listQuery({
+        name: query.get("name") ?? undefined,
+        path: query.get("path") ?? undefined,
+        status: query.get("status") ?? undefined,
+        label: query.getAll("label"),
+        limit: number("limit"),
+        offset: number("offset")
+      }, { errors: "all", onExcessProperty: "ignore" }).pipe(
+        Effect.mapError((error) => new Wire.InvalidBody(Wire.issuesOf(error, ["query"])))
+      )
+      return Wire.json(yield* library.list({ ...filters, labels: filters.label }))
+    }))
+
+    const retrieveFile = endpoint(Effect.gen(function*() {
+      const id = yield* param("id")
+      const file = yield* library.lookup(id)
+      return file === undefined ? Wire.detail(404, fileNotFound(id)) : Wire.json(file)
+    }))
+
+    const updateFile = endpoint(Effect.gen(function*() {
+      const id = yield* param("id")
+      if ((yield* library.lookup(id)) === undefined) return Wire.detail(404, fileNotFound(id))
+      const changes = yield* body(LibrarySchema.UpdateFileRequest)
+      const write = yield* library.update(id, changes)
+      return write === undefined ? Wire.detail(404, fileNotFound(id)) : writeAnswer(write, () => Wire.json(null))
+    }))
+
+    const deleteFile = endpoint(Effect.gen(function*() {
+      const id = yield* param("id")
+      switch (yield* library.remove(id)) {
+        case "NotFound":
+          return Wire.detail(404, fileNotFound(id))
+        case "Processing":
+          return Wire.unprocessable([{
+            loc: ["path", "file_id"],
+            msg: "The file is PROCESSING and cannot be deleted until it is processed.",
+            type: "value_error"
+          }])
+        case "Deleted":
+          return Wire.json(null)
+      }
+    }))
+
+    const searchLibrary = endpoint(Effect.gen(function*() {
+      const request = yield* body(LibrarySchema.LibrarySearchRequest)
+      return Wire.json(yield* library.search(request))
+    }))
+
+    const batchStatus = endpoint(Effect.gen(function*() {
+      const id = yield* param("id")
+      const status = yield* library.batchStatus(id)
+      return status === undefined ? Wire.detail(404, `Batch ${id} not found.`) : Wire.json(status)
+    }))
+
     // -- routing --------------------------------------------------------------------------------------
 
     const routes = HttpRouter.addAll([
@@ -337,7 +479,14 @@ export const make = (options: ReferenceOptions = {}): Effect.Effect<App, never, 
       HttpRouter.route("PATCH", `${basePath}/assistants/:id`, updateAssistant),
       HttpRouter.route("DELETE", `${basePath}/assistants/:id`, deleteAssistant),
       HttpRouter.route("POST", `${basePath}/assistants/:id/run`, runAssistant),
-      HttpRouter.route("POST", `${basePath}/assistants/:id`, runAssistant)
+      HttpRouter.route("POST", `${basePath}/assistants/:id`, runAssistant),
+      HttpRouter.route("POST", uploadPath, uploadFile),
+      HttpRouter.route("GET", `${basePath}/library/files`, listFiles),
+      HttpRouter.route("GET", `${basePath}/library/files/:id`, retrieveFile),
+      HttpRouter.route("PUT", `${basePath}/library/files/:id`, updateFile),
+      HttpRouter.route("DELETE", `${basePath}/library/files/:id`, deleteFile),
+      HttpRouter.route("POST", `${basePath}/library/search`, searchLibrary),
+      HttpRouter.route("GET", `${basePath}/library/batches/:id/status`, batchStatus)
     ])
 
     return Effect.map(HttpRouter.toHttpEffect(routes), (router): App => {
@@ -352,10 +501,14 @@ export const make = (options: ReferenceOptions = {}): Effect.Effect<App, never, 
         Effect.catchDefect(() => Effect.succeed(Wire.detail(500, "Internal Server Error")))
       )
 
-      /** A body declared larger than the limit is refused before anything else, as a proxy in front would. */
+      /**
+       * A body declared larger than the limit (an upload's own for an upload) is refused before anything
+       * else, as a proxy in front would.
+       */
       const routed = Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
         const declared = declaredLength(request)
-        return declared !== undefined && declared > maxBodyBytes ? Effect.succeed(tooLarge()) : served
+        const limit = request.method === "POST" && pathOf(request.url) === uploadPath ? maxUploadBytes : maxBodyBytes
+        return declared !== undefined && declared > limit ? Effect.succeed(tooLarge(limit)) : served
       })
 
       /** Runs the request through the faults the plan gives it. */

@@ -43,8 +43,9 @@ const decoder = new TextDecoder()
 const readLimited = (
   request: HttpServerRequest.HttpServerRequest,
   limit: number
-): Effect.Effect<string, BodyTooLarge | BodyUnreadable> =>
-  request.text.pipe(
+): Effect.Effect<Uint8Array, BodyTooLarge | BodyUnreadable> =>
+  request.arrayBuffer.pipe(
+    Effect.map((buffer) => new Uint8Array(buffer)),
     Effect.provideService(HttpIncomingMessage.MaxBodySize, ByteSize.bytes(limit)),
     Effect.mapError((error) =>
       error.reason._tag === "RequestParseError" && error.reason.reason === "BodyTooLarge"
@@ -61,21 +62,28 @@ const readLimited = (
 const readCounted = (
   request: HttpServerRequest.HttpServerRequest,
   limit: number
-): Effect.Effect<string, BodyTooLarge | BodyUnreadable> =>
+): Effect.Effect<Uint8Array, BodyTooLarge | BodyUnreadable> =>
   Effect.suspend(() => {
     let size = 0
     const counted = Stream.tap(request.stream, (chunk) => {
       size += chunk.length
       return size > limit ? Effect.fail(new BodyTooLarge(limit)) : Effect.void
     })
-    return Effect.map(Stream.mkUint8Array(counted), (bytes) => decoder.decode(bytes))
+    return Stream.mkUint8Array(counted)
   }).pipe(Effect.catchTag("HttpServerError", () => Effect.fail(new BodyUnreadable())))
 
 /** The body as text (UTF-8), or `BodyTooLarge` as soon as it is known to pass `limit` bytes. */
 export const readText = (
   request: HttpServerRequest.HttpServerRequest,
   limit: number
-): Effect.Effect<string, BodyTooLarge | BodyUnreadable> => {
+): Effect.Effect<string, BodyTooLarge | BodyUnreadable> =>
+  Effect.map(readBytes(request, limit), (bytes) => decoder.decode(bytes))
+
+/** The body's bytes, or `BodyTooLarge` as soon as it is known to pass `limit` bytes. */
+export const readBytes = (
+  request: HttpServerRequest.HttpServerRequest,
+  limit: number
+): Effect.Effect<Uint8Array, BodyTooLarge | BodyUnreadable> => {
   const declared = declaredLength(request)
   if (declared !== undefined && declared > limit) return Effect.fail(new BodyTooLarge(limit))
   return HttpClientRequest.isHttpClientRequest(request.source)
