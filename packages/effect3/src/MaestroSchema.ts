@@ -6,6 +6,7 @@
  */
 import * as Schema from "effect/Schema"
 import { isAbsoluteUrl } from "studio-effect-core/url/absoluteUrl"
+import { labelsFilterModes } from "studio-effect-core/wire/library"
 import {
   budgets,
   countWords,
@@ -206,16 +207,26 @@ export const HttpTool = Schema.Struct({
   })
 })
 
+/** The filters of a file search: a file the run searches passes each one given. */
+const fileSearchFilters = {
+  labels: optional(Schema.Array(Schema.String)),
+  file_ids: optional(Schema.Array(Schema.String)),
+  /** `AND` (default): a file has every label; `OR`: any of them. */
+  labels_filter_mode: optional(Schema.Literal(...labelsFilterModes)),
+  /** Only files whose path starts with this. */
+  path: optional(Schema.String)
+}
+
 /**
- * Filters applied whenever the engine searches files.
+ * Filters applied whenever the engine searches files of the library: `file_ids`, `labels` (matched as
+ * `labels_filter_mode` says) and `path` (a prefix).
  *
  * @since 0.1.0
  * @category schemas
  */
 export const FileSearchTool = Schema.Struct({
   type: Schema.Literal("file_search"),
-  labels: optional(Schema.Array(Schema.String)),
-  file_ids: optional(Schema.Array(Schema.String))
+  ...fileSearchFilters
 })
 
 /**
@@ -275,10 +286,7 @@ export const RunTools = withWholeChecks(Schema.Array(RunTool), (input) => {
  * @category schemas
  */
 export const ToolResources = Schema.Struct({
-  file_search: optional(Schema.Struct({
-    labels: optional(Schema.Array(Schema.String)),
-    file_ids: optional(Schema.Array(Schema.String))
-  })),
+  file_search: optional(Schema.Struct(fileSearchFilters)),
   web_search: optional(Schema.Struct({
     urls: optional(Schema.Array(WebSearchUrl))
   }))

@@ -1,6 +1,7 @@
 /**
  * The reference service as one `HttpApp`, routed with `@effect/platform`'s router: chat completions
- * (whole or streamed), orchestration runs, and the assistant resource, behind bearer auth, with optional
+ * (whole or streamed), orchestration runs, the assistant resource and the library of files, behind bearer
+ * auth, with optional
  * rate limiting and fault injection. Requests are validated with the SDK's own schemas.
  *
  * @since 0.1.0
@@ -12,18 +13,26 @@ import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
-import type * as Schema from "effect/Schema"
+import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 import { defaultAssistantStoreLimits, mergeRunConfiguration } from "studio-effect-core/reference/assistants"
 import { completion } from "studio-effect-core/reference/chat"
 import { makeIds } from "studio-effect-core/reference/ids"
+import {
+  defaultLibraryLimits,
+  defaultProcessingDuration,
+  fileNotFound,
+  type Write
+} from "studio-effect-core/reference/library/library"
+import { fieldText, parseMultipart } from "studio-effect-core/reference/library/multipart"
 import { defaultRunStoreLimits, type RunFailure } from "studio-effect-core/reference/runs"
 import { chatModels, runModels } from "studio-effect-core/wire/models"
 import * as AssistantSchema from "../AssistantSchema.js"
 import { ChatRequest } from "../ChatSchema.js"
+import * as LibrarySchema from "../LibrarySchema.js"
 import { RunRequest } from "../MaestroSchema.js"
 import { type AssistantTooLarge, makeAssistantStore } from "./assistants.js"
-import { BodyTooLarge, declaredLength, defaultMaxBodyBytes, readText, tooLargeDetail } from "./body.js"
+import { BodyTooLarge, declaredLength, defaultMaxBodyBytes, readBytes, readText, tooLargeDetail } from "./body.js"
 import * as Chat from "./chat.js"
 import {
   type ConnectionDropped,
@@ -34,6 +43,7 @@ import {
   faultsFor,
   type RateLimitOptions
 } from "./faults.js"
+import { makeLibraryStore } from "./library.js"
 import { builtIn, type Model, type Reply, script } from "./model.js"
 import { makeRunStore } from "./runs.js"
 import * as Sse from "./sse.js"
@@ -78,6 +88,14 @@ export interface ReferenceOptions {
   readonly maxAssistants?: number | undefined
   /** The longest assistant kept, in characters of its JSON (default 32 Ki); a longer one is a 413. */
   readonly maxAssistantSize?: number | undefined
+  /** The most files of the library (default 1,000); an upload past it is a 413. */
+  readonly maxFiles?: number | undefined
+  /** The most bytes of all files of the library (default 64 MiB); an upload past it is a 413. */
+  readonly maxLibraryBytes?: number | undefined
+  /** The largest file of the library, in bytes (default 4 MiB); a larger upload is a 413. */
+  readonly maxFileBytes?: number | undefined
+  /** How long an uploaded file is `PROCESSING` on Effect's clock before it is `PROCESSED` (default 1 s). */
+  readonly fileProcessingDuration?: Duration.DurationInput | undefined
 }
 
 /**
@@ -91,8 +109,14 @@ export const basePath = "/studio/v1"
 const knownPaths = [
   /^\/studio\/v1\/chat\/completions$/,
   /^\/studio\/v1\/maestro\/runs(?:\/[^/]+)?$/,
-  /^\/studio\/v1\/assistants(?:\/[^/]+(?:\/run)?)?$/
+  /^\/studio\/v1\/assistants(?:\/[^/]+(?:\/run)?)?$/,
+  /^\/studio\/v1\/library\/(?:files(?:\/[^/]+)?|search|batches\/[^/]+\/status)$/
 ]
+
+const uploadPath = `${basePath}/library/files`
+
+/** What a multipart body may hold besides its file: the fields and the boundaries between them. */
+const multipartOverhead = 64 * 1024
 
 const pathOf = (url: string): string => {
   const q = url.indexOf("?")
@@ -127,10 +151,23 @@ export const make = (
       : script(options.model)
     const acceptedChatModels = [...chatModels, ...(options.extraModels ?? [])]
     const acceptedRunModels = [...runModels, ...(options.extraModels ?? [])]
+    const maxFileBytes = options.maxFileBytes ?? defaultLibraryLimits.maxFileBytes
+    const library = makeLibraryStore({
+      ids,
+      limits: {
+        maxFiles: options.maxFiles ?? defaultLibraryLimits.maxFiles,
+        maxLibraryBytes: options.maxLibraryBytes ?? defaultLibraryLimits.maxLibraryBytes,
+        maxFileBytes
+      },
+      processingDuration: options.fileProcessingDuration === undefined
+        ? defaultProcessingDuration
+        : Duration.toMillis(Duration.decode(options.fileProcessingDuration))
+    })
     const runs = makeRunStore({
       model,
       seed,
       ids,
+      library,
       stepDuration: Duration.decode(options.runStepDuration ?? Duration.millis(200)),
       failRun: options.failRun,
       maxRuns: options.maxRuns ?? defaultRunStoreLimits.maxRuns,
@@ -144,9 +181,11 @@ export const make = (
     const windows = new Map<string, { start: number; count: number }>()
     let requestCount = 0
     const maxBodyBytes = options.maxBodyBytes ?? defaultMaxBodyBytes
+    // an upload's body holds a file of up to maxFileBytes, and its form fields
+    const maxUploadBytes = Math.max(maxBodyBytes, maxFileBytes + multipartOverhead)
     const maxJsonDepth = options.maxJsonDepth ?? Wire.defaultMaxJsonDepth
     // the connection closes after a 413, so the rest of an unread body is not drained on a kept-alive socket
-    const tooLarge = () => Wire.detail(413, tooLargeDetail(maxBodyBytes), { connection: "close" })
+    const tooLarge = (limit = maxBodyBytes) => Wire.detail(413, tooLargeDetail(limit), { connection: "close" })
 
     // -- request helpers ------------------------------------------------------------------------------
 
@@ -214,7 +253,7 @@ export const make = (
           ),
           Effect.catchIf(
             (error): error is BodyTooLarge => error instanceof BodyTooLarge,
-            () => Effect.succeed(tooLarge())
+            (error) => Effect.succeed(tooLarge(error.limit))
           )
         )
       })
@@ -315,6 +354,113 @@ export const make = (
       return Wire.json(yield* runs.create(mergeRunConfiguration(assistant, request)))
     }))
 
+    // -- library --------------------------------------------------------------------------------------
+
+    /** The answer of a library write: its value, a 413 for its size, or a 422 for a broken rule. */
+    const writeAnswer = <A>(write: Write<A>, answer: (value: A) => HttpServerResponse.HttpServerResponse) =>
+      write._tag === "Done"
+        ? answer(write.value)
+        : write._tag === "TooLarge"
+        ? Wire.detail(413, write.message)
+        : Wire.unprocessable(write.issues)
+
+    const uploadFile = endpoint(Effect.gen(function*() {
+      const request = yield* HttpServerRequest.HttpServerRequest
+      const bytes = yield* readBytes(request, maxUploadBytes).pipe(
+        Effect.catchTag("BodyUnreadable", () => Effect.succeed(new Uint8Array(0)))
+      )
+      const form = parseMultipart(request.headers["content-type"], bytes)
+      if (form._tag === "Malformed") return Wire.detail(400, `There was an error parsing the body: ${form.reason}.`)
+      const parts = form._tag === "Parts" ? form.parts : []
+      const file = parts.find((part) => part.name === "file" && part.filename !== undefined)
+      if (file === undefined) {
+        return Wire.unprocessable([{ loc: ["body", "file"], msg: "Field required", type: "missing" }])
+      }
+      const field = (name: string) => {
+        const part = parts.find((part) => part.name === name && part.filename === undefined)
+        return part === undefined ? undefined : fieldText(part)
+      }
+      const labels = parts.filter((part) => part.name === "labels" && part.filename === undefined).map(fieldText)
+      // a file name may carry the client's directories (`docs/a.txt`): the name is its last part
+      const name = file.filename!.slice(Math.max(file.filename!.lastIndexOf("/"), file.filename!.lastIndexOf("\\")) + 1)
+      const write = yield* library.upload({
+        name,
+        bytes: file.body,
+        path: field("path"),
+        labels,
+        publicUrl: field("publicUrl"),
+        batchId: field("batch_id"),
+        dataSource: field("data_source")
+      })
+      return writeAnswer(write, Wire.json)
+    }))
+
+    const listQuery = Schema.decodeUnknown(LibrarySchema.ListFilesRequest, {
+      errors: "all",
+      onExcessProperty: "ignore"
+    })
+
+    const listFiles = endpoint(Effect.gen(function*() {
+      const request = yield* HttpServerRequest.HttpServerRequest
+      const query = new URL(request.url, "http://reference.local").searchParams
+      const number = (name: string) => {
+        const value = query.get(name)
+        return value === null ? undefined : /^-?\d{1,15}$/.test(value) ? Number(value) : value
+      }
+      const filters = yield* listQuery({
+        name: query.get("name") ?? undefined,
+        path: query.get("path") ?? undefined,
+        status: query.get("status") ?? undefined,
+        label: query.getAll("label"),
+        limit: number("limit"),
+        offset: number("offset")
+      }).pipe(
+        Effect.mapError((error) => new Wire.InvalidBody(Wire.issuesOf(error, ["query"])))
+      )
+      return Wire.json(yield* library.list({ ...filters, labels: filters.label }))
+    }))
+
+    const retrieveFile = endpoint(Effect.gen(function*() {
+      const id = yield* param("id")
+      const file = yield* library.lookup(id)
+      return file === undefined ? Wire.detail(404, fileNotFound(id)) : Wire.json(file)
+    }))
+
+    const updateFile = endpoint(Effect.gen(function*() {
+      const id = yield* param("id")
+      if ((yield* library.lookup(id)) === undefined) return Wire.detail(404, fileNotFound(id))
+      const changes = yield* body(LibrarySchema.UpdateFileRequest)
+      const write = yield* library.update(id, changes)
+      return write === undefined ? Wire.detail(404, fileNotFound(id)) : writeAnswer(write, () => Wire.json(null))
+    }))
+
+    const deleteFile = endpoint(Effect.gen(function*() {
+      const id = yield* param("id")
+      switch (yield* library.remove(id)) {
+        case "NotFound":
+          return Wire.detail(404, fileNotFound(id))
+        case "Processing":
+          return Wire.unprocessable([{
+            loc: ["path", "file_id"],
+            msg: "The file is PROCESSING and cannot be deleted until it is processed.",
+            type: "value_error"
+          }])
+        case "Deleted":
+          return Wire.json(null)
+      }
+    }))
+
+    const searchLibrary = endpoint(Effect.gen(function*() {
+      const request = yield* body(LibrarySchema.LibrarySearchRequest)
+      return Wire.json(yield* library.search(request))
+    }))
+
+    const batchStatus = endpoint(Effect.gen(function*() {
+      const id = yield* param("id")
+      const status = yield* library.batchStatus(id)
+      return status === undefined ? Wire.detail(404, `Batch ${id} not found.`) : Wire.json(status)
+    }))
+
     // -- routing --------------------------------------------------------------------------------------
 
     const router = HttpRouter.empty.pipe(
@@ -327,7 +473,14 @@ export const make = (
       HttpRouter.patch(`${basePath}/assistants/:id`, updateAssistant),
       HttpRouter.del(`${basePath}/assistants/:id`, deleteAssistant),
       HttpRouter.post(`${basePath}/assistants/:id/run`, runAssistant),
-      HttpRouter.post(`${basePath}/assistants/:id`, runAssistant)
+      HttpRouter.post(`${basePath}/assistants/:id`, runAssistant),
+      HttpRouter.post(uploadPath, uploadFile),
+      HttpRouter.get(`${basePath}/library/files`, listFiles),
+      HttpRouter.get(`${basePath}/library/files/:id`, retrieveFile),
+      HttpRouter.put(`${basePath}/library/files/:id`, updateFile),
+      HttpRouter.del(`${basePath}/library/files/:id`, deleteFile),
+      HttpRouter.post(`${basePath}/library/search`, searchLibrary),
+      HttpRouter.get(`${basePath}/library/batches/:id/status`, batchStatus)
     )
 
     const routes = router.pipe(
@@ -340,10 +493,14 @@ export const make = (
       Effect.catchAllDefect(() => Effect.succeed(Wire.detail(500, "Internal Server Error")))
     )
 
-    /** A body declared larger than the limit is refused before anything else, as a proxy in front would. */
+    /**
+     * A body declared larger than the limit (an upload's own for an upload) is refused before anything
+     * else, as a proxy in front would.
+     */
     const routed = Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
       const declared = declaredLength(request)
-      return declared !== undefined && declared > maxBodyBytes ? Effect.succeed(tooLarge()) : routes
+      const limit = request.method === "POST" && pathOf(request.url) === uploadPath ? maxUploadBytes : maxBodyBytes
+      return declared !== undefined && declared > limit ? Effect.succeed(tooLarge(limit)) : routes
     })
 
     /** Runs the request through the faults the plan gives it. */

@@ -46,15 +46,15 @@ const isNodeReadable = (source: unknown): source is NodeReadable =>
 
 const decoder = new TextDecoder()
 
-const text = (parts: ReadonlyArray<Uint8Array>, size: number): string => {
-  if (parts.length === 1) return decoder.decode(parts[0])
+const concat = (parts: ReadonlyArray<Uint8Array>, size: number): Uint8Array => {
+  if (parts.length === 1) return parts[0]!
   const out = new Uint8Array(size)
   let offset = 0
   for (const part of parts) {
     out.set(part, offset)
     offset += part.length
   }
-  return decoder.decode(out)
+  return out
 }
 
 /**
@@ -62,8 +62,8 @@ const text = (parts: ReadonlyArray<Uint8Array>, size: number): string => {
  * unread instead of destroying the request (which would close the socket before the 413 is sent); the 413
  * carries `connection: close`, so the connection ends once the answer is out.
  */
-const readNode = (source: NodeReadable, limit: number): Effect.Effect<string, BodyTooLarge | BodyUnreadable> =>
-  source.readableEnded ? Effect.succeed("") : Effect.async((resume) => {
+const readNode = (source: NodeReadable, limit: number): Effect.Effect<Uint8Array, BodyTooLarge | BodyUnreadable> =>
+  source.readableEnded ? Effect.succeed(new Uint8Array(0)) : Effect.async((resume) => {
     const parts: Array<Uint8Array> = []
     let size = 0
     const stop = () => {
@@ -86,7 +86,7 @@ const readNode = (source: NodeReadable, limit: number): Effect.Effect<string, Bo
     }
     const onEnd = () => {
       stop()
-      resume(Effect.succeed(text(parts, size)))
+      resume(Effect.succeed(concat(parts, size)))
     }
     const onError = () => {
       stop()
@@ -103,9 +103,11 @@ const readNode = (source: NodeReadable, limit: number): Effect.Effect<string, Bo
 const readStream = (
   request: HttpServerRequest.HttpServerRequest,
   limit: number
-): Effect.Effect<string, BodyTooLarge | BodyUnreadable> => {
+): Effect.Effect<Uint8Array, BodyTooLarge | BodyUnreadable> => {
   const source = request.source
-  if (typeof Request !== "undefined" && source instanceof Request && source.body === null) return Effect.succeed("")
+  if (typeof Request !== "undefined" && source instanceof Request && source.body === null) {
+    return Effect.succeed(new Uint8Array(0))
+  }
   return Stream.runFoldEffect(
     request.stream,
     { parts: [] as Array<Uint8Array>, size: 0 },
@@ -116,7 +118,7 @@ const readStream = (
       return Effect.succeed({ parts: acc.parts, size })
     }
   ).pipe(
-    Effect.map(({ parts, size }) => text(parts, size)),
+    Effect.map(({ parts, size }) => concat(parts, size)),
     Effect.catchIf(
       (error): error is Exclude<typeof error, BodyTooLarge> => !(error instanceof BodyTooLarge),
       () => Effect.fail(new BodyUnreadable())
@@ -128,7 +130,14 @@ const readStream = (
 export const readText = (
   request: HttpServerRequest.HttpServerRequest,
   limit: number
-): Effect.Effect<string, BodyTooLarge | BodyUnreadable> => {
+): Effect.Effect<string, BodyTooLarge | BodyUnreadable> =>
+  Effect.map(readBytes(request, limit), (bytes) => decoder.decode(bytes))
+
+/** The body's bytes, or `BodyTooLarge` as soon as it is known to pass `limit` bytes. */
+export const readBytes = (
+  request: HttpServerRequest.HttpServerRequest,
+  limit: number
+): Effect.Effect<Uint8Array, BodyTooLarge | BodyUnreadable> => {
   const declared = declaredLength(request)
   if (declared !== undefined && declared > limit) return Effect.fail(new BodyTooLarge(limit))
   return isNodeReadable(request.source) ? readNode(request.source, limit) : readStream(request, limit)

@@ -9,6 +9,7 @@ import type * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 import { StudioClient } from "../../StudioClient.js"
 import type { RequestError, ValidationError } from "../../StudioError.js"
+import type { RawBody } from "../http/client.js"
 import { pathSegment, validateRequest } from "../schema/validate.js"
 import type { EventError } from "../stream/sse.js"
 import { spanOptions } from "./telemetry.js"
@@ -55,12 +56,14 @@ export const checkIdAndRequest = <S extends Schema.Schema<any, any>>(
 export interface JsonOperation<C extends Check<any, any>, A, I> {
   /** The operation's name: in errors, and in its span `studio.<name>`. */
   readonly name: string
-  readonly method: "GET" | "POST" | "PATCH" | "DELETE"
+  readonly method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE"
   readonly check: C
   /** The path after the base URL, URL-encoded. */
   readonly path: (valid: ValidOf<C>) => string
   /** The JSON body; none when not given. */
   readonly body?: ((valid: ValidOf<C>) => unknown) | undefined
+  /** A body sent as it is (a multipart form) instead of a JSON body. */
+  readonly raw?: ((valid: ValidOf<C>) => RawBody) | undefined
   readonly response: Schema.Schema<A, I>
   /** The span's attributes from the checked input, which never hold secrets or message text. */
   readonly attributes: (valid: ValidOf<C>) => Attributes
@@ -72,7 +75,7 @@ export interface JsonOperation<C extends Check<any, any>, A, I> {
 export const json = <C extends Check<any, any>, A, I>(
   operation: JsonOperation<C, A, I>
 ): (input: InputOf<C>) => Effect.Effect<A, RequestError, StudioClient> => {
-  const { body, check, method, name, path, response, responseAttributes } = operation
+  const { body, check, method, name, path, raw, response, responseAttributes } = operation
   const spanName = `studio.${name}`
   return (input) =>
     Effect.flatMap(check(name, input) as Effect.Effect<ValidOf<C>, ValidationError>, (valid) => {
@@ -82,6 +85,7 @@ export const json = <C extends Check<any, any>, A, I>(
           method,
           path: path(valid),
           body: body === undefined ? undefined : body(valid),
+          raw: raw === undefined ? undefined : raw(valid),
           response
         }))
       return Effect.withSpan(
