@@ -13,6 +13,7 @@ import { version } from "../internal/http/version.js"
 import * as Assistants from "./assistants.js"
 import * as Chat from "./chat.js"
 import { describe } from "./failure.js"
+import * as Files from "./files.js"
 import * as Run from "./run.js"
 import { environment, runMain } from "./runtime.js"
 import * as Serve from "./serve.js"
@@ -29,7 +30,7 @@ export const command = CliCommand.make("studio-effect").pipe(
       "(STUDIO_API_KEY, STUDIO_BASE_URL) or the embedded reference service (--reference); and serve the " +
       "reference service over HTTP"
   ),
-  CliCommand.withSubcommands([Chat.command, Run.command, Assistants.command, Serve.command])
+  CliCommand.withSubcommands([Chat.command, Run.command, Assistants.command, Files.command, Serve.command])
 )
 
 const cli = CliCommand.run(command, { name: "studio-effect", version })
