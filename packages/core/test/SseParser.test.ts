@@ -1,6 +1,6 @@
 import * as fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import { SseParser } from "../src/sse/SseParser.js"
+import { joinBatch, SseParser } from "../src/sse/SseParser.js"
 import { splitAt } from "./support/bytes.js"
 
 const encoder = new TextEncoder()
@@ -99,6 +99,53 @@ describe("SseParser", () => {
         }
       ),
       { numRuns: 300 }
+    ))
+
+  it("an event of a million empty data lines is held in strings proportional to its size, not one per line", () => {
+    const lines = 1024 * 1024
+    const read = encoder.encode("data:\n".repeat(8 * 1024))
+    const parser = new SseParser(8 * 1024 * 1024)
+    let most = 0
+    for (let sent = 0; sent < lines; sent += 8 * 1024) {
+      expect(parser.push(read)).toEqual([])
+      most = Math.max(most, parser.heldStrings)
+    }
+    // one string per joinBatch lines, and at most joinBatch lines not yet joined (before: one per line)
+    expect(most).toBeLessThanOrEqual(lines / joinBatch + joinBatch)
+    const events = parser.push(encoder.encode("\n"))
+    expect(events.length).toBe(1)
+    expect(events[0]).toBe("\n".repeat(lines - 1))
+    expect(parser.heldStrings).toBe(0)
+  })
+
+  it("a line in 100,000 one-byte reads is held in at most joinBatch strings", () => {
+    const parser = new SseParser()
+    parser.push(encoder.encode("data: "))
+    const x = encoder.encode("x")
+    let most = 0
+    for (let i = 0; i < 100_000; i++) {
+      parser.push(x)
+      most = Math.max(most, parser.heldStrings)
+    }
+    expect(most).toBeLessThanOrEqual(joinBatch)
+    expect(parser.push(encoder.encode("\n\n"))).toEqual(["x".repeat(100_000)])
+  })
+
+  it("property: events of data lines across the join batches are given whole, in order", () =>
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 3 }),
+        fc.integer({ min: -2, max: 2 }),
+        fc.string({ maxLength: 3 }).map((s) => s.replace(/[\r\n]/g, "")),
+        fc.array(fc.nat(), { maxLength: 6 }),
+        (batches, extra, line, offsets) => {
+          const count = Math.max(1, batches * joinBatch + extra)
+          const lines = Array.from({ length: count }, (_, i) => `${line}${i % 10}`)
+          const body = lines.map((l) => `data: ${l}\n`).join("") + "\ndata: next\n\n"
+          expect(parseAll(splitAt(encoder.encode(body), offsets))).toEqual([lines.join("\n"), "next"])
+        }
+      ),
+      { numRuns: 60 }
     ))
 
   it("a line that never ends is kept only up to maxEventSize", () => {

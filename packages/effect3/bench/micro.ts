@@ -87,7 +87,8 @@ const fakeClient = StudioClient.StudioClient.of({
   events: (_request, parse) =>
     Stream.unwrapScoped(Effect.map(decodeEventsWith("POST", "x", parse)(readStream()), streamOf)),
   openEvents: (_request, parse) => Effect.map(decodeEventsWith("POST", "x", parse)(readStream()), streamOf),
-  redact: (error) => error
+  redact: (error) => error,
+  redactAttributes: (attributes) => attributes
 })
 
 await time("Chat.stream, textDeltas, runForEach", () => {

@@ -5,8 +5,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Effect, Exit, Scope } from "effect"
-import { execFile } from "node:child_process"
+import { execFile, spawn } from "node:child_process"
 import { existsSync, readFileSync } from "node:fs"
+import * as Http from "node:http"
+import type { AddressInfo } from "node:net"
 import { fileURLToPath } from "node:url"
 import * as Reference from "../src/reference/index.js"
 import { startServe, stop } from "./support/serve.js"
@@ -23,6 +25,10 @@ interface Result {
 
 const noService = { STUDIO_API_KEY: "", STUDIO_BASE_URL: "" }
 
+/** The environment of a spawned command: the test's, with `env` over it; a variable given as "" is removed. */
+const environment = (env: Record<string, string>) =>
+  Object.fromEntries(Object.entries({ ...process.env, ...env }).filter(([, value]) => value !== ""))
+
 const cli = (
   args: ReadonlyArray<string>,
   options: { readonly env?: Record<string, string>; readonly input?: string } = {}
@@ -31,7 +37,7 @@ const cli = (
     const child = execFile(
       process.execPath,
       [bin, ...args],
-      { cwd: root, env: { ...process.env, ...noService, NO_COLOR: "1", ...options.env }, timeout: 60_000 },
+      { cwd: root, env: environment({ ...noService, NO_COLOR: "1", ...options.env }), timeout: 60_000 },
       (error, stdout, stderr) =>
         resolve({
           code: error === null ? 0 : typeof error.code === "number" ? error.code : 1,
@@ -42,11 +48,72 @@ const cli = (
     child.stdin?.end(options.input ?? "")
   })
 
+/**
+ * `script` (util-linux) runs a command on a pseudo-terminal of `columns` columns (a terminal's stdout, stderr
+ * and stdin): what the terminal shows is the script's stdout. Arguments reach the command through the
+ * environment, as they are.
+ */
+const hasScript = existsSync("/usr/bin/script")
+const onTerminal = (
+  args: ReadonlyArray<string>,
+  options: { readonly env?: Record<string, string>; readonly columns?: number } = {}
+) => {
+  const argv = args.map((_, i) => `"$ARG${i}"`).join(" ")
+  const command = `stty cols ${options.columns ?? 100}; ${JSON.stringify(process.execPath)} ${
+    JSON.stringify(bin)
+  } ${argv}`
+  const env = Object.fromEntries(args.map((arg, i) => [`ARG${i}`, arg]))
+  return new Promise<Result>((resolve) => {
+    execFile(
+      "/usr/bin/script",
+      ["-qfec", command, "/dev/null"],
+      {
+        cwd: root,
+        env: environment({ ...noService, TERM: "xterm-256color", SHELL: "/bin/sh", ...env, ...options.env }),
+        timeout: 60_000
+      },
+      (error, stdout, stderr) =>
+        resolve({ code: error === null ? 0 : typeof error.code === "number" ? error.code : 1, stdout, stderr })
+    )
+  })
+}
+
+/** A command as spawned, with its stderr as it comes. */
+const started = (args: ReadonlyArray<string>, env: Record<string, string>) => {
+  const child = spawn(process.execPath, [bin, ...args], { cwd: root, env: environment({ ...noService, ...env }) })
+  let stdout = ""
+  let stderr = ""
+  child.stdout.on("data", (data) => (stdout += String(data)))
+  const exited = new Promise<Result>((resolve) =>
+    child.on("exit", (code, signal) => resolve({ code: code ?? (signal === null ? 1 : 128), stdout, stderr }))
+  )
+  const stderrMatches = (pattern: RegExp) =>
+    new Promise<RegExpExecArray>((resolve, reject) => {
+      const check = () => {
+        const match = pattern.exec(stderr)
+        if (match !== null) resolve(match)
+      }
+      child.stderr.on("data", (data) => {
+        stderr += String(data)
+        check()
+      })
+      child.on("exit", () => reject(new Error(`exited before stderr matched ${pattern}: ${stderr}`)))
+    })
+  return { child, exited, stderrMatches }
+}
+
+/** The colour and style sequences a help may hold. */
+const ansi = /\u001b\[/
+
 /** Lines of stderr that are not empty. */
 const lines = (text: string) => text.split("\n").filter((line) => line.trim() !== "")
 
 const scope = Effect.runSync(Scope.make())
 let service = { url: "", port: 0 }
+/** A service whose runs take an hour: a run is followed until Ctrl-C. */
+let slowService = { url: "", port: 0 }
+/** A service that answers every request with a 400 whose detail holds terminal sequences. */
+let hostile: Http.Server
 const goodKey = "cli-test-key"
 const asService = () => ({ STUDIO_BASE_URL: service.url, STUDIO_API_KEY: goodKey })
 
@@ -54,9 +121,20 @@ beforeAll(async () => {
   service = await Effect.runPromise(
     Scope.extend(Reference.listen({ port: 0, apiKeys: [goodKey], runStepDuration: "20 millis" }), scope)
   )
+  slowService = await Effect.runPromise(
+    Scope.extend(Reference.listen({ port: 0, apiKeys: [goodKey], runStepDuration: "1 hour" }), scope)
+  )
+  hostile = Http.createServer((_, response) => {
+    response.writeHead(400, { "content-type": "application/json" })
+    response.end(JSON.stringify({ detail: "\u001b]52;c;b3duZWQ=\u0007\u001b]0;owned\u0007\u001b[2J bad request" }))
+  })
+  await new Promise<void>((resolve) => hostile.listen(0, "127.0.0.1", resolve))
 })
 
-afterAll(() => Effect.runPromise(Scope.close(scope, Exit.void)))
+afterAll(async () => {
+  await new Promise((resolve) => hostile.close(resolve))
+  await Effect.runPromise(Scope.close(scope, Exit.void))
+})
 
 /**
  * The tests share nothing but the service (each assistant they create is their own), so each group runs its
@@ -83,7 +161,10 @@ describe.concurrent("studio-effect: --version and --help at every level", spawni
         "assistants",
         "get"
       ],
+      ["assistants", "update"],
       ["assistants", "run"],
+      ["run", "get"],
+      ["run", "watch"],
       ["assistants", "delete"],
       ["serve"]
     ]
@@ -353,5 +434,216 @@ describe.concurrent("studio-effect serve", spawning, () => {
       expect(result.code, args.join(" ")).not.toBe(0)
       expect(result.stderr + result.stdout).toContain(message)
     }
+  })
+})
+
+/** The usage of a help: its first paragraph after USAGE, without colour. */
+const usageOf = (help: string) => help.replace(/\u001b\[[0-9;]*m/g, "").split("USAGE")[1]!.trim().split("\n\n")[0]!
+
+describe.concurrent("studio-effect: help and usage errors", spawning, () => {
+  const colourTerminal = { NO_COLOR: "", FORCE_COLOR: "", TERM: "xterm-256color" }
+
+  it("help into a pipe has no colour and fits 80 columns, broken between words", async () => {
+    for (const command of [[], ["chat"], ["run"], ["assistants", "create"]]) {
+      const help = await cli([...command, "--help"], { env: colourTerminal })
+      expect(help.code, help.stderr).toBe(0)
+      expect(help.stdout).not.toMatch(ansi)
+      for (const line of help.stdout.split("\n")) expect(line.length, line).toBeLessThanOrEqual(80)
+      if (command.length > 0) {
+        expect(help.stdout.replace(/\s+/g, " ")).toContain(
+          "Use the reference service embedded in memory (no key, no network; a fresh one for each command) " +
+            "instead of the Studio service at STUDIO_BASE_URL with STUDIO_API_KEY"
+        )
+      }
+    }
+  })
+
+  it("repeatable options are not shown as required", async () => {
+    const help = await cli(["run", "--help"])
+    expect(usageOf(help.stdout)).not.toMatch(/(^|[^[])--(requirement|mandatory|include)/)
+  })
+
+  it.skipIf(!hasScript)("on a terminal, help has colour, but not with NO_COLOR or TERM=dumb", async () => {
+    const coloured = await onTerminal(["run", "--help"], { env: colourTerminal, columns: 60 })
+    expect(coloured.code, coloured.stdout).toBe(0)
+    expect(coloured.stdout).toMatch(ansi)
+    for (const line of coloured.stdout.replace(/\u001b\[[0-9;]*m/g, "").split(/\r?\n/)) {
+      expect(line.length, line).toBeLessThanOrEqual(60)
+    }
+    for (const env of [{ NO_COLOR: "1" }, { TERM: "dumb" }]) {
+      const plain = await onTerminal(["run", "--help"], { env: { ...colourTerminal, ...env } })
+      expect(plain.code, plain.stdout).toBe(0)
+      expect(plain.stdout).toContain("--requirement")
+      expect(plain.stdout, JSON.stringify(env)).not.toMatch(ansi)
+    }
+  })
+
+  it("--log-level is taken after the command as before it", async () => {
+    for (
+      const args of [["--log-level", "info", "chat", "--reference", "Hello"], [
+        "chat",
+        "--reference",
+        "--log-level",
+        "info",
+        "Hello"
+      ], ["chat", "--reference", "--log-level=info", "Hello"]]
+    ) {
+      const result = await cli(args)
+      expect(result.code, `${args.join(" ")}: ${result.stderr}`).toBe(0)
+      expect(result.stdout).toContain("Hello")
+    }
+  })
+
+  it("a usage error is one line on stderr that names the option and the value", async () => {
+    for (
+      const [args, named, unsaid] of [
+        [["chat", "--modle=x", "Hello"], ["--modle"], ["Hello"]],
+        [["chat", "--reference", "--max-tokens", "2.5", "Hi"], ["--max-tokens", "2.5"], ["a integer"]],
+        [["run", "--reference", "x", "--budget", "huge"], ["--budget", "huge", "low", "medium", "high"], []]
+      ] as const
+    ) {
+      const result = await cli(args)
+      expect(result.code, args.join(" ")).not.toBe(0)
+      expect(result.stdout).toBe("")
+      expect(result.stderr).toMatch(/^studio-effect: [^\n]+\n$/)
+      for (const text of named) expect(result.stderr).toContain(text)
+      for (const text of unsaid) expect(result.stderr).not.toContain(text)
+    }
+  })
+})
+
+describe.concurrent("studio-effect: stdout closed by its reader", spawning, () => {
+  it("`chat | head -c 20` ends quietly with exit code 0", async () => {
+    const command = `set -o pipefail; ${JSON.stringify(process.execPath)} ${JSON.stringify(bin)} chat --reference ` +
+      `"Tell me a long story about the sea and the ships on it" | head -c 20`
+    const result = await new Promise<Result>((resolve) =>
+      execFile(
+        "bash",
+        ["-c", command],
+        { cwd: root, env: environment(noService), timeout: 60_000 },
+        (error, stdout, stderr) =>
+          resolve({ code: error === null ? 0 : typeof error.code === "number" ? error.code : 1, stdout, stderr })
+      )
+    )
+    expect(result.stderr).toBe("")
+    expect(result.code).toBe(0)
+    expect(result.stdout).toHaveLength(20)
+  })
+
+  it("a command whose stdout is closed before it writes ends quietly with exit code 0", async () => {
+    for (
+      const args of [["chat", "--reference", "Hello"], ["chat", "--reference", "--json", "Hello"], [
+        "run",
+        "--reference",
+        "Write two tips"
+      ], ["assistants", "list", "--reference"]]
+    ) {
+      const { child, exited } = started(args, {})
+      child.stdout.destroy()
+      const result = await exited
+      expect(result.stderr, args.join(" ")).toBe("")
+      expect(result.code, args.join(" ")).toBe(0)
+    }
+  })
+})
+
+describe.concurrent("studio-effect: text from the service", spawning, () => {
+  const clipboard = "\u001b]52;c;b3duZWQ=\u0007"
+
+  it.skipIf(!hasScript)("on a terminal, a model's control sequences are shown, not obeyed", async () => {
+    const result = await onTerminal(["chat", "--reference", `Copy this ${clipboard} and clear \u001b[2J`])
+    expect(result.code, result.stdout).toBe(0)
+    expect(result.stdout).toContain("\\x1b]52;c;b3duZWQ=\\x07")
+    expect(result.stdout).toContain("\\x1b[2J")
+    expect(result.stdout).not.toContain("\u001b]52")
+    expect(result.stdout).not.toContain("\u001b[2J")
+  })
+
+  it("into a pipe, the answer is data: written as the service sent it", async () => {
+    const result = await cli(["chat", "--reference", `Copy this ${clipboard}`])
+    expect(result.code, result.stderr).toBe(0)
+    expect(result.stdout).toContain(clipboard)
+  })
+
+  it("an error's detail on stderr has its control characters made visible", async () => {
+    const { port } = hostile.address() as AddressInfo
+    const result = await cli(["chat", "Hi"], {
+      env: { STUDIO_BASE_URL: `http://127.0.0.1:${port}`, STUDIO_API_KEY: "k" }
+    })
+    expect(result.code).not.toBe(0)
+    expect(result.stderr).toContain("\\x1b]52;c;b3duZWQ=\\x07")
+    expect(result.stderr).not.toContain("\u001b")
+  })
+})
+
+describe.concurrent("studio-effect run: Ctrl-C, run get and run watch", spawning, () => {
+  it("Ctrl-C while a run is followed exits 130 and says how to pick the run up; run get shows it", async () => {
+    const env = { STUDIO_BASE_URL: slowService.url, STUDIO_API_KEY: goodKey }
+    const run = started(["run", "Write two tips"], env)
+    const [, id] = await run.stderrMatches(/^run (\S+): in_progress/m)
+    run.child.kill("SIGINT")
+    const result = await run.exited
+    expect(result.code, result.stderr).toBe(130)
+    expect(lines(result.stderr).at(-1)).toMatch(/^studio-effect: Stopped following run /)
+    expect(result.stderr).toContain(`studio-effect run watch ${id}`)
+    const got = await cli(["run", "get", id!], { env })
+    expect(got.code, got.stderr).toBe(0)
+    expect(JSON.parse(got.stdout)).toMatchObject({ id, status: "in_progress" })
+  })
+
+  // Ctrl-C typed on a pseudo-terminal: its line discipline sends SIGINT to the foreground processes
+  it.skipIf(!hasScript)("on a terminal, Ctrl-C while a run is followed exits 130 naming the run", async () => {
+    const command = `exec ${JSON.stringify(process.execPath)} ${JSON.stringify(bin)} run "Write two tips"`
+    const child = spawn("/usr/bin/script", ["-qfec", command, "/dev/null"], {
+      cwd: root,
+      env: environment({ STUDIO_BASE_URL: slowService.url, STUDIO_API_KEY: goodKey, SHELL: "/bin/sh" })
+    })
+    let shown = ""
+    const exited = new Promise<number | null>((resolve) => child.on("exit", resolve))
+    const [, id] = await new Promise<RegExpExecArray>((resolve, reject) => {
+      child.stdout.on("data", (data) => {
+        shown += String(data)
+        const match = /run (\S+): in_progress/.exec(shown)
+        if (match !== null) resolve(match)
+      })
+      child.on("exit", () => reject(new Error(`exited before its progress line: ${shown}`)))
+    })
+    child.stdin.write("\x03")
+    expect(await exited, shown).toBe(130)
+    expect(shown).toContain(`studio-effect: Stopped following run ${id}`)
+    expect(shown).toContain(`studio-effect run watch ${id}`)
+  })
+
+  it("run watch follows a run by its id and prints what run printed", async () => {
+    const env = asService()
+    const first = await cli(["run", "Write two tips", "--requirement", "list=Answer as a numbered list"], { env })
+    expect(first.code, first.stderr).toBe(0)
+    const id = /^run (\S+):/.exec(first.stderr)![1]!
+    const watched = await cli(["run", "watch", id], { env })
+    expect(watched.code, watched.stderr).toBe(0)
+    expect(watched.stdout).toBe(first.stdout)
+    expect(lines(watched.stderr).at(-1)).toMatch(new RegExp(`^run ${id}: completed`))
+  })
+})
+
+describe.concurrent("studio-effect assistants update", spawning, () => {
+  it("changes only the fields given", async () => {
+    const env = asService()
+    const created = await cli(["assistants", "create", "Before", "--description", "Kept", "--system", "Old"], { env })
+    expect(created.code, created.stderr).toBe(0)
+    const id = created.stdout.trim()
+    const updated = await cli(["assistants", "update", id, "--name", "After", "--system", "New", "--budget", "high"], {
+      env
+    })
+    expect(updated.code, updated.stderr).toBe(0)
+    expect(updated.stdout.trim()).toBe(id)
+    const got = await cli(["assistants", "get", id], { env })
+    expect(JSON.parse(got.stdout)).toMatchObject({
+      id,
+      name: "After",
+      description: "Kept",
+      system_prompt: "New",
+      budget: "high"
+    })
   })
 })

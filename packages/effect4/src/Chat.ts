@@ -10,13 +10,10 @@ import * as Effect from "effect/Effect"
 import { dual } from "effect/Function"
 import * as Result from "effect/Result"
 import * as Stream from "effect/Stream"
-import {
-  ChatCompletion,
-  type ChatCompletionChunk as Chunk,
-  ChatRequest,
-  type ToolCall,
-  type Usage
-} from "./ChatSchema.js"
+import { CompletionAccumulator } from "studio-effect-core/chat/CompletionAccumulator"
+import { withoutOrigins } from "studio-effect-core/url/redactUrl"
+import { ChatCompletion, type ChatCompletionChunk as Chunk, ChatRequest } from "./ChatSchema.js"
+import { checkSizes, defaultMaxResponseSize, formatSize } from "./internal/http/body.js"
 import * as Operation from "./internal/operation/operation.js"
 import {
   type RunToolsOptions,
@@ -28,7 +25,7 @@ import {
 import { parseChunk } from "./internal/schema/chunk.js"
 import * as Bridge from "./internal/stream/bridge.js"
 import type { StudioClient } from "./StudioClient.js"
-import type { RequestError } from "./StudioError.js"
+import { DecodeError, type RequestError, type ValidationError } from "./StudioError.js"
 
 const path = "/studio/v1/chat/completions"
 
@@ -100,77 +97,61 @@ export const create: (request: ChatRequest) => Effect.Effect<ChatCompletion, Req
  */
 export const stream: (request: ChatRequest) => Stream.Stream<Chunk, RequestError, StudioClient> = streamOperation
 
-interface ChoiceState {
-  content: string | null
-  toolCalls: Map<number, { id: string; type: string; name: string; arguments: string }>
-  finishReason: string | null
-}
-
-const emptyUsage: Usage = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 }
-
 /**
- * Adds chunks up to the completion they make: content concatenated, tool-call arguments merged by index,
- * the last `finish_reason` and `usage` of each choice.
+ * The largest completion `accumulate` adds up when no `maxAccumulatedSize` is given: 32 MiB, the bound of a
+ * non-streamed answer (`maxResponseSize`) when none is given.
  *
  * @since 0.1.0
  * @category streaming
  */
-export const accumulate = <E, R>(self: Stream.Stream<Chunk, E, R>): Effect.Effect<ChatCompletion, E, R> =>
-  Effect.suspend(() => {
-    let id = ""
-    let usage: Usage | null = null
-    const choices = new Map<number, ChoiceState>()
+export const defaultMaxAccumulatedSize = defaultMaxResponseSize
+
+/**
+ * Options of `accumulate`.
+ *
+ * @since 0.1.0
+ * @category streaming
+ */
+export interface AccumulateOptions {
+  /**
+   * The largest completion to add up, in characters of its text (its id, content, tool call ids, types,
+   * names and arguments, and 64 for each choice and tool call): `defaultMaxAccumulatedSize` (32 MiB) when
+   * not given. A stream that goes past it fails with `DecodeError` naming this option, and is released at
+   * once.
+   */
+  readonly maxAccumulatedSize?: number | undefined
+}
+
+/**
+ * Adds chunks up to the completion they make: content concatenated, tool-call arguments merged by index,
+ * the last `finish_reason` and `usage` of each choice. The completion is bounded by `maxAccumulatedSize`
+ * (32 MiB by default): a stream whose content goes past it fails with `DecodeError`, and its connection is
+ * released, instead of growing without end. A bound that is not a whole number of at least 1 fails with
+ * `ValidationError`.
+ *
+ * @since 0.1.0
+ * @category streaming
+ */
+export const accumulate = <E, R>(
+  self: Stream.Stream<Chunk, E, R>,
+  options?: AccumulateOptions
+): Effect.Effect<ChatCompletion, E | DecodeError | ValidationError, R> =>
+  Effect.flatMap(checkSizes({ maxAccumulatedSize: options?.maxAccumulatedSize }), () => {
+    const maxSize = options?.maxAccumulatedSize ?? defaultMaxAccumulatedSize
+    const accumulator = new CompletionAccumulator()
     return Stream.runForEach(self, (chunk) =>
-      Effect.sync(() => {
-        if (id === "") id = chunk.id
-        if (chunk.usage !== null) usage = chunk.usage
-        for (const choice of chunk.choices) {
-          let state = choices.get(choice.index)
-          if (state === undefined) {
-            state = { content: null, toolCalls: new Map(), finishReason: null }
-            choices.set(choice.index, state)
-          }
-          const delta = choice.delta
-          if (typeof delta.content === "string") state.content = (state.content ?? "") + delta.content
-          for (const call of delta.tool_calls ?? []) {
-            const current = state.toolCalls.get(call.index)
-            if (current === undefined) {
-              state.toolCalls.set(call.index, {
-                id: call.id ?? "",
-                type: call.type ?? "function",
-                name: call.function?.name ?? "",
-                arguments: call.function?.arguments ?? ""
-              })
-            } else {
-              if (call.id !== undefined) current.id = call.id
-              if (call.function?.name !== undefined) current.name += call.function.name
-              if (call.function?.arguments !== undefined) current.arguments += call.function.arguments
-            }
-          }
-          if (choice.finish_reason !== null) state.finishReason = choice.finish_reason
-        }
-      })).pipe(
-        Effect.map((): ChatCompletion => ({
-          id,
-          choices: [...choices.entries()].sort(([a], [b]) => a - b).map(([index, state]) => ({
-            index,
-            message: {
-              role: "assistant",
-              content: state.content,
-              tool_calls: state.toolCalls.size === 0 ? null : [...state.toolCalls.entries()]
-                .sort(([a], [b]) => a - b)
-                .map(([, call]): ToolCall => ({
-                  id: call.id,
-                  type: call.type,
-                  function: { name: call.name, arguments: call.arguments }
-                }))
-            },
-            logprobs: null,
-            finish_reason: state.finishReason
-          })),
-          usage: usage ?? emptyUsage
-        }))
-      )
+      Effect.suspend(() => {
+        accumulator.add(chunk)
+        return accumulator.size > maxSize ? Effect.fail(tooLarge(maxSize)) : Effect.void
+      })).pipe(Effect.map((): ChatCompletion => accumulator.completion()))
+  })
+
+/** The error of a completion past `maxAccumulatedSize`: it names the option, and what to do. */
+const tooLarge = (maxSize: number) =>
+  new DecodeError({
+    operation: "chat.accumulate",
+    reason: `the accumulated completion is larger than ${formatSize(maxSize)} (maxAccumulatedSize): pass a ` +
+      "larger maxAccumulatedSize to Chat.accumulate if such answers are expected"
   })
 
 /**
@@ -229,7 +210,8 @@ const sseDone = sseEncoder.encode("data: [DONE]\n\n")
 const sseError = (error: unknown): Uint8Array => {
   const tagged = typeof error === "object" && error !== null && "_tag" in error
   const type = tagged ? String((error as { _tag: unknown })._tag) : "Error"
-  const message = error instanceof Error ? error.message : String(error)
+  // the browser learns what failed, not the service's address (nor anything in it)
+  const message = withoutOrigins(error instanceof Error ? error.message : String(error))
   return sseEncoder.encode(`event: error\ndata: ${JSON.stringify({ error: { type, message } })}\n\n`)
 }
 
@@ -238,7 +220,8 @@ const sseError = (error: unknown): Uint8Array => {
  * (the body of a `Response` with `Content-Type: text/event-stream`): `data: <chunk as JSON>` per chunk, one
  * write per network read, and `data: [DONE]` at the end. When the stream fails, the body ends with an
  * `event: error` whose data is `{"error":{"type":<the error's tag>,"message":...}}` and no `[DONE]`, so
- * the browser can tell a failure from the end. Cancelling it (the browser went away) releases the
+ * the browser can tell a failure from the end; the message shows each address only by its path, so the
+ * service's address does not reach the browser. Cancelling it (the browser went away) releases the
  * connection to the service.
  *
  * @since 0.1.0

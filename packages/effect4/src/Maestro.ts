@@ -250,7 +250,14 @@ const pollRun = (
       onNone: () => Effect.die(new Error("polling ended without a snapshot")),
       onSome: Effect.succeed
     })),
-    Effect.withSpan("studio.maestro.poll", spanOptions({ "studio.run.id": runIdOf(run) }))
+    (polling) =>
+      Effect.flatMap(StudioClient, (client) =>
+        Effect.withSpan(
+          polling,
+          "studio.maestro.poll",
+          // a run given as a snapshot carries the service's id: checked against the secrets first
+          spanOptions(client.redactAttributes({ "studio.run.id": runIdOf(run) }, request))
+        ))
   )
 
 /**

@@ -17,6 +17,7 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as Stream from "effect/Stream"
+import { checkApiKey } from "./internal/http/apiKey.js"
 import { checkBaseUrl } from "./internal/http/baseUrl.js"
 import { checkSizes } from "./internal/http/body.js"
 import {
@@ -180,6 +181,7 @@ export const make = (
   Effect.gen(function*() {
     const baseUrl = yield* checkBaseUrl(options.baseUrl ?? defaultBaseUrl, options.allowInsecureHttp === true)
     yield* checkSizes({ maxResponseSize: options.maxResponseSize, maxEventSize: options.maxEventSize })
+    yield* checkApiKey(options.apiKey)
     const transport = yield* HttpClient.HttpClient
     // most calls run with the default (empty) request options: resolve those once
     const defaults = resolved(options)

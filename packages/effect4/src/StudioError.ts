@@ -8,6 +8,7 @@
  */
 import * as Duration from "effect/Duration"
 import * as Schema from "effect/Schema"
+import { redactUrl } from "studio-effect-core/url/redactUrl"
 import { MaestroRun } from "./MaestroSchema.js"
 
 /**
@@ -115,7 +116,9 @@ export class NotFound extends Schema.TaggedError<NotFound>()("NotFound", {
     return /^not found\.?$/i.test(this.detail.trim())
   }
   override get message(): string {
-    const where = this.url === undefined ? "" : ` (${this.method === undefined ? "" : `${this.method} `}${this.url})`
+    const where = this.url === undefined
+      ? ""
+      : ` (${this.method === undefined ? "" : `${this.method} `}${redactUrl(this.url)})`
     const next = this.unknownRoute
       ? "Check baseUrl: it is the service's address without a path such as /studio/v1 (for example https://api.ai21.com)."
       : "Check the id, and that it belongs to this API key's organisation."
@@ -167,7 +170,11 @@ export class TransportError extends Schema.TaggedError<TransportError>()("Transp
     const next = /before \[DONE\]/.test(this.reason)
       ? "Retry the call (a stream is not retried for you once it has started)."
       : "Check that the service is reachable at this address (network, proxy, TLS), then retry."
-    return say(`${this.method} ${this.url} failed: ${this.reason.trim().replace(/\.$/, "")}`, undefined, next)
+    return say(
+      `${this.method} ${redactUrl(this.url)} failed: ${this.reason.trim().replace(/\.$/, "")}`,
+      undefined,
+      next
+    )
   }
 }
 
@@ -188,7 +195,7 @@ export class TimeoutError extends Schema.TaggedError<TimeoutError>()("TimeoutErr
     const next = this.phase === "attempt"
       ? "Retry, or raise the timeout option for long answers."
       : "Retry, or raise the streamIdleTimeout option for slow streams."
-    return say(`${this.method} ${this.url} ${what} within ${formatDuration(this.timeout)}`, undefined, next)
+    return say(`${this.method} ${redactUrl(this.url)} ${what} within ${formatDuration(this.timeout)}`, undefined, next)
   }
 }
 

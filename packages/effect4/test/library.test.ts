@@ -7,14 +7,16 @@ import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import { assert, describe, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
+import * as FetchHttpClient from "effect/http/FetchHttpClient"
 import * as Layer from "effect/Layer"
+import * as Redacted from "effect/Redacted"
 import * as Schedule from "effect/Schedule"
 import * as Stream from "effect/Stream"
 import * as TestClock from "effect/testing/TestClock"
 import { mkdtempSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { Library, Maestro } from "../src/index.js"
+import { Library, Maestro, StudioClient } from "../src/index.js"
 import * as Reference from "../src/reference/index.js"
 import { clientOf } from "./support/testServer.js"
 
@@ -212,5 +214,27 @@ describe("Library over HTTP", () => {
         assert.strictEqual(stored.status, "PROCESSED")
         yield* searchAndRun(ids, Effect.void)
       }).pipe(Effect.provide(Layer.merge(client, NodeFileSystem.layer)))
+    })))
+})
+
+describe("Library per tenant", () => {
+  it.live("with accepted keys, a key's files are its own: another key neither lists, reads nor searches them", () =>
+    Effect.scoped(Effect.gen(function*() {
+      const server = yield* Reference.listen({ port: 0, apiKeys: ["key-a", "key-b"], fileProcessingDuration: 0 })
+      const as = (key: string) =>
+        StudioClient.layer({ apiKey: Redacted.make(key), baseUrl: server.url }).pipe(
+          Layer.provide(FetchHttpClient.layer),
+          Layer.orDie
+        )
+      const { fileId } = yield* Library.upload(encoder.encode(files[0].text), { name: "billing.txt" }).pipe(
+        Effect.provide(as("key-a"))
+      )
+      yield* Effect.gen(function*() {
+        assert.deepStrictEqual(yield* Library.list(), [])
+        assert.strictEqual((yield* Library.retrieve(fileId).pipe(Effect.flip))._tag, "NotFound")
+        assert.deepStrictEqual((yield* Library.search({ query: "refund" })).results, [])
+      }).pipe(Effect.provide(as("key-b")))
+      const own = yield* Library.search({ query: "refund" }).pipe(Effect.provide(as("key-a")))
+      assert.deepStrictEqual(own.results.map((result) => result.fileId), [fileId])
     })))
 })

@@ -7,6 +7,7 @@
  */
 import * as CodePoints from "../text/codePoints.js"
 import { type ChatRequest, defaultTemperature } from "../wire/chat.js"
+import { answerSchemaOf } from "./answerSchema.js"
 import * as JsonSchemaValue from "./jsonSchemaValue.js"
 import { detect, type Language, phrases } from "./language.js"
 import { generator, hash } from "./random.js"
@@ -235,36 +236,14 @@ const builtInText = (request: ModelRequest, context: ModelContext): string => {
   return parts.join(" ")
 }
 
-/** Where a system message names the JSON Schema of a structured answer: the object that follows it. */
-const answerSchemaMarker = "JSON Schema:"
-
-/**
- * The JSON Schema a structured answer must follow, when a system message ends with one after
- * "JSON Schema:" (as `studio-effect/ai` writes for `generateObject`); the last such message wins.
- */
-const answerSchema = (messages: ReadonlyArray<Message>): object | undefined => {
-  let found: object | undefined
-  for (const message of messages) {
-    if (message.role !== "system") continue
-    const at = message.content.lastIndexOf(answerSchemaMarker)
-    if (at === -1) continue
-    try {
-      const parsed: unknown = JSON.parse(message.content.slice(at + answerSchemaMarker.length))
-      if (typeof parsed === "object" && parsed !== null && !Array.isArray(parsed)) found = parsed
-    } catch {
-      // not a schema after all: the message is only text
-    }
-  }
-  return found
-}
-
 /** The JSON-mode answer: a value of the schema the prompt gives, otherwise `{"answer": text}`. */
 const jsonAnswer = (request: ModelRequest, context: ModelContext, text: string): string => {
-  const schema = answerSchema(request.messages)
-  if (schema === undefined) return JSON.stringify({ answer: text })
+  const schema = answerSchemaOf(request.messages)
+  // a schema nested too deeply is not followed (the service refuses such a request before the model runs)
+  if (schema._tag !== "Schema") return JSON.stringify({ answer: text })
   const question = lastOf(request.messages, (m) => m.role === "user")?.content ?? ""
   return JSON.stringify(
-    JsonSchemaValue.generate(schema, { text: question, random: generator(hash(question, context.seed)) }) ?? null
+    JsonSchemaValue.generate(schema.schema, { text: question, random: generator(hash(question, context.seed)) }) ?? null
   )
 }
 

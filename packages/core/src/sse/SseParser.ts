@@ -15,12 +15,21 @@ export const doneMarker = "[DONE]"
 const carriageReturn = /\r/
 
 /**
+ * How many strings the parser keeps for a line or an event's data lines before joining them into one: an
+ * event of 8 million empty `data:` lines would otherwise be held as 8 million array slots (8 bytes each for
+ * one character of data, about 30 times the event's size); joined by batches, what is kept stays
+ * proportional to the event's characters.
+ */
+export const joinBatch = 1024
+
+/**
  * An incremental SSE parser. `push` takes the next bytes and returns the `data` of every event they
  * complete; `end` flushes the last event of a body that did not end in a blank line.
  *
  * Linear in the body's size: a line that spans reads is kept as its pieces and joined once, when its line
  * break arrives. An event (its data lines, and the line being read) longer than `maxEventSize` characters
- * sets `tooLarge` and the parser stops: nothing more is kept.
+ * sets `tooLarge` and the parser stops: nothing more is kept. What it keeps of an event is proportional to
+ * its characters: pieces (of a line, or data lines) are joined by batches of `joinBatch`.
  */
 export class SseParser {
   private readonly decoder = new TextDecoder("utf-8")
@@ -29,9 +38,13 @@ export class SseParser {
   private pendingLength = 0
   /** Whether the previous read ended in CR, so a leading LF of the next one belongs to it. */
   private skipLeadingLf = false
-  /** Data lines of the event being read: how many, the first, and all of them once there are several. */
+  /**
+   * Data lines of the event being read: how many, the first, and once there are several, the batches
+   * already joined (each `joinBatch` lines) and the lines after them.
+   */
   private dataLines = 0
   private firstData = ""
+  private joinedData: Array<string> = []
   private moreData: Array<string> = []
   /** Characters of the data lines of the event being read (with the line feeds that will join them). */
   private dataLength = 0
@@ -39,6 +52,11 @@ export class SseParser {
   tooLarge = false
 
   constructor(readonly maxEventSize: number = Number.POSITIVE_INFINITY) {}
+
+  /** How many strings the parser holds for the line and the event being read (bounded by their size). */
+  get heldStrings(): number {
+    return this.pending.length + this.joinedData.length + this.moreData.length + (this.dataLines === 1 ? 1 : 0)
+  }
 
   push(bytes: Uint8Array): Array<string> {
     if (this.tooLarge) return []
@@ -95,6 +113,7 @@ export class SseParser {
           return events
         }
         this.pending.push(start === 0 ? text : text.slice(start))
+        if (this.pending.length === joinBatch) this.pending = [this.pending.join("")]
         return events
       }
       if (this.pendingLength > 0) {
@@ -121,6 +140,7 @@ export class SseParser {
     this.pending = []
     this.pendingLength = 0
     this.firstData = ""
+    this.joinedData = []
     this.moreData = []
   }
 
@@ -154,17 +174,31 @@ export class SseParser {
     const value = text.slice(start, end)
     if (this.dataLines === 0) this.firstData = value
     else if (this.dataLines === 1) this.moreData = [this.firstData, value]
-    else this.moreData.push(value)
+    else {
+      this.moreData.push(value)
+      if (this.moreData.length === joinBatch) {
+        this.joinedData.push(this.moreData.join("\n"))
+        this.moreData = []
+      }
+    }
     this.dataLines++
   }
 
   private dispatch(events: Array<string>): void {
     if (this.dataLines === 0) return
-    events.push(this.dataLines === 1 ? this.firstData : this.moreData.join("\n"))
+    events.push(this.dataLines === 1 ? this.firstData : this.joinedLines())
     this.dataLines = 0
     this.dataLength = 0
     this.firstData = ""
+    this.joinedData = []
     this.moreData = []
+  }
+
+  /** The data lines of an event of several, joined with line feeds. */
+  private joinedLines(): string {
+    if (this.joinedData.length === 0) return this.moreData.join("\n")
+    if (this.moreData.length > 0) this.joinedData.push(this.moreData.join("\n"))
+    return this.joinedData.join("\n")
   }
 }
 

@@ -22,7 +22,7 @@ describe("parseMultipart", () => {
       fc.stringMatching(/^[a-z0-9 ._-]{1,20}$/),
       async (fields, file, filename) => {
         const form = new FormData()
-        form.append("file", new Blob([file]), filename)
+        form.append("file", new Blob([file as Uint8Array<ArrayBuffer>]), filename)
         for (const [name, value] of fields) form.append(name, value)
         const { bytes, contentType } = await encode(form)
         const parsed = parseMultipart(contentType, bytes)

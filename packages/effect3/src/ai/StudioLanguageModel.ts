@@ -133,6 +133,8 @@ export const make = Effect.fnUntraced(function*(options: {
   readonly config?: Omit<Config.Service, "model"> | undefined
 }) {
   const client = yield* StudioClient
+  /** A text from the service as a span may carry it: checked against the key and the request's secrets. */
+  const checked = (request: ChatRequest) => (text: string): string => client.redactAttributes({ text }, request).text
 
   const chatRequest = (
     providerOptions: LanguageModel.ProviderOptions
@@ -161,7 +163,7 @@ export const make = Effect.fnUntraced(function*(options: {
           Effect.provideService(StudioClient, client),
           Effect.mapError(fromStudioError("generateText"))
         )
-        annotateCompletion(providerOptions.span, completion)
+        annotateCompletion(providerOptions.span, completion, checked(request))
         const format = providerOptions.responseFormat
         if (format.type === "json") yield* checkObject(completion, format.schema)
         return yield* completionParts(completion, request.model)
@@ -176,7 +178,7 @@ export const make = Effect.fnUntraced(function*(options: {
           // the SDK's span of the stream is a child of LanguageModel's, as for generateText
           Stream.provideService(Tracer.ParentSpan, providerOptions.span),
           Stream.mapError(fromStudioError("streamText")),
-          Stream.tap((part) => Effect.sync(() => annotateStreamPart(providerOptions.span, part)))
+          Stream.tap((part) => Effect.sync(() => annotateStreamPart(providerOptions.span, part, checked(request))))
         )
       }))
   })
@@ -268,18 +270,22 @@ const annotateRequest = (span: Tracer.Span, request: ChatRequest): void =>
     }
   })
 
-const annotateCompletion = (span: Tracer.Span, completion: ChatCompletion): void =>
+const annotateCompletion = (span: Tracer.Span, completion: ChatCompletion, checked: (text: string) => string): void =>
   Telemetry.addGenAIAnnotations(span, {
     response: {
-      id: completion.id,
-      finishReasons: completion.choices.map((choice) => choice.finish_reason ?? "unknown")
+      id: checked(completion.id),
+      finishReasons: completion.choices.map((choice) => checked(choice.finish_reason ?? "unknown"))
     },
     usage: { inputTokens: completion.usage.prompt_tokens, outputTokens: completion.usage.completion_tokens }
   })
 
-const annotateStreamPart = (span: Tracer.Span, part: Response.StreamPartEncoded): void => {
+const annotateStreamPart = (
+  span: Tracer.Span,
+  part: Response.StreamPartEncoded,
+  checked: (text: string) => string
+): void => {
   if (part.type === "response-metadata") {
-    Telemetry.addGenAIAnnotations(span, { response: { id: part.id } })
+    Telemetry.addGenAIAnnotations(span, { response: { id: part.id === undefined ? undefined : checked(part.id) } })
   } else if (part.type === "finish") {
     Telemetry.addGenAIAnnotations(span, {
       response: { finishReasons: [part.reason] },

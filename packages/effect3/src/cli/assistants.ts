@@ -1,28 +1,30 @@
 /**
- * `studio-effect assistants list|create|get|run|delete`.
+ * `studio-effect assistants list|create|get|update|run|delete`.
  */
 import * as Args from "@effect/cli/Args"
 import * as Command from "@effect/cli/Command"
 import * as Options from "@effect/cli/Options"
-import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Assistants from "../Assistants.js"
 import * as Client from "./client.js"
+import { printJson, printShown } from "./output.js"
 import { follow, printRun } from "./progress.js"
 import { requirements } from "./requirements.js"
 import { budget } from "./run.js"
 
 const json = Options.boolean("json").pipe(Options.withDescription("Print the service's answer as JSON"))
 const assistantId = Args.text({ name: "assistant-id" }).pipe(Args.withDescription("The assistant's id"))
-const printJson = (value: unknown) => Console.log(JSON.stringify(value, null, 2))
+
+const description = Options.text("description").pipe(Options.optional, Options.withDescription("What it is for"))
+const system = Options.text("system").pipe(Options.optional, Options.withDescription("Its system prompt"))
 
 const list = Command.make("list", { json, reference: Client.reference }, (options) =>
   Assistants.list().pipe(
     Effect.flatMap((assistants) =>
       options.json
         ? printJson(assistants)
-        : Effect.forEach(assistants.results, (assistant) => Console.log(`${assistant.id}  ${assistant.name}`), {
+        : Effect.forEach(assistants.results, (assistant) => printShown(`${assistant.id}  ${assistant.name}`), {
           discard: true
         })
     ),
@@ -33,8 +35,8 @@ const create = Command.make(
   "create",
   {
     name: Args.text({ name: "name" }).pipe(Args.withDescription("The assistant's name")),
-    description: Options.text("description").pipe(Options.optional, Options.withDescription("What it is for")),
-    system: Options.text("system").pipe(Options.optional, Options.withDescription("Its system prompt")),
+    description,
+    system,
     requirements,
     budget,
     json,
@@ -48,7 +50,7 @@ const create = Command.make(
       ...(options.requirements.length > 0 ? { requirements: options.requirements } : {}),
       ...Option.match(options.budget, { onNone: () => ({}), onSome: (budget) => ({ budget }) })
     }).pipe(
-      Effect.flatMap((assistant) => options.json ? printJson(assistant) : Console.log(assistant.id)),
+      Effect.flatMap((assistant) => options.json ? printJson(assistant) : printShown(assistant.id)),
       Effect.provide(Client.layer(options.reference))
     )
 ).pipe(Command.withDescription("Create an assistant and print its id"))
@@ -62,6 +64,35 @@ const get = Command.make(
       Effect.provide(Client.layer(options.reference))
     )
 ).pipe(Command.withDescription("Print an assistant as JSON"))
+
+const update = Command.make(
+  "update",
+  {
+    assistantId,
+    name: Options.text("name").pipe(Options.optional, Options.withDescription("Its new name")),
+    description,
+    system,
+    requirements,
+    budget,
+    json
+  },
+  (options) =>
+    Assistants.update(options.assistantId, {
+      ...Option.match(options.name, { onNone: () => ({}), onSome: (name) => ({ name }) }),
+      ...Option.match(options.description, { onNone: () => ({}), onSome: (description) => ({ description }) }),
+      ...Option.match(options.system, { onNone: () => ({}), onSome: (system_prompt) => ({ system_prompt }) }),
+      ...(options.requirements.length > 0 ? { requirements: options.requirements } : {}),
+      ...Option.match(options.budget, { onNone: () => ({}), onSome: (budget) => ({ budget }) })
+    }).pipe(
+      Effect.flatMap((assistant) => options.json ? printJson(assistant) : printShown(assistant.id)),
+      Effect.provide(Client.layer(false))
+    )
+).pipe(
+  Command.withDescription(
+    "Change an assistant: only the fields given change (--requirement replaces its requirements); print its id " +
+      "(the service at STUDIO_BASE_URL)"
+  )
+)
 
 const run = Command.make(
   "run",
@@ -77,7 +108,7 @@ const run = Command.make(
       ...(options.requirements.length > 0 ? { requirements: options.requirements } : {}),
       include: ["requirements_result"]
     }).pipe(
-      Effect.flatMap(follow),
+      Effect.flatMap((run) => follow(run, { embedded: options.reference })),
       Effect.flatMap(printRun),
       Effect.provide(Client.layer(options.reference))
     )
@@ -93,7 +124,7 @@ const del = Command.make(
   { assistantId, reference: Client.reference },
   (options) =>
     Assistants.delete(options.assistantId).pipe(
-      Effect.flatMap((deleted) => Console.log(`deleted ${deleted.id}`)),
+      Effect.flatMap((deleted) => printShown(`deleted ${deleted.id}`)),
       Effect.provide(Client.layer(options.reference))
     )
 ).pipe(Command.withDescription("Delete an assistant"))
@@ -109,5 +140,5 @@ export const command = Command.make("assistants").pipe(
     "Manage and run stored assistants (with --reference each command starts a fresh embedded service, " +
       "so use `studio-effect serve` and STUDIO_BASE_URL to keep assistants between commands)"
   ),
-  Command.withSubcommands([list, create, get, run, del])
+  Command.withSubcommands([list, create, get, update, run, del])
 )

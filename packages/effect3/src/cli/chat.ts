@@ -4,7 +4,6 @@
 import * as Args from "@effect/cli/Args"
 import * as Command from "@effect/cli/Command"
 import * as Options from "@effect/cli/Options"
-import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
@@ -12,7 +11,8 @@ import * as Chat from "../Chat.js"
 import type { ChatRequest } from "../ChatSchema.js"
 import * as Client from "./client.js"
 import { CliFailure } from "./failure.js"
-import { write } from "./output.js"
+import { integer, number } from "./options.js"
+import { printJson, shownOnStdout, write } from "./output.js"
 
 /**
  * The largest prompt read from stdin.
@@ -62,11 +62,11 @@ const system = Options.text("system").pipe(
   Options.optional,
   Options.withDescription("A system message sent before the prompt")
 )
-const temperature = Options.float("temperature").pipe(
+const temperature = number("temperature").pipe(
   Options.optional,
   Options.withDescription("Sampling temperature, from 0 to 2")
 )
-const maxTokens = Options.integer("max-tokens").pipe(
+const maxTokens = integer("max-tokens").pipe(
   Options.optional,
   Options.withDescription("The longest answer, in tokens")
 )
@@ -101,9 +101,10 @@ export const command = Command.make(
       }
       if (options.json) {
         const completion = yield* Chat.create(request)
-        return yield* Console.log(JSON.stringify(completion, null, 2))
+        return yield* printJson(completion)
       }
-      yield* Chat.stream(request).pipe(Chat.textDeltas, Stream.runForEach(write))
+      const shown = yield* shownOnStdout
+      yield* Chat.stream(request).pipe(Chat.textDeltas, Stream.runForEach((text) => write(shown(text))))
       yield* write("\n")
     }).pipe(Effect.provide(Client.layer(options.reference)))
 ).pipe(Command.withDescription("Ask a chat model and stream its answer to the terminal"))

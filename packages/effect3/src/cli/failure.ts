@@ -4,13 +4,16 @@
 import * as Data from "effect/Data"
 
 /**
- * A failure the command explains itself (a missing key, a port in use, ...): its message is the line
- * printed on stderr.
+ * A failure the command explains itself (a missing key, a port in use, Ctrl-C while a run is followed, ...):
+ * its message is the line printed on stderr, and its exit code the process's (1 unless given).
  *
  * @since 0.1.0
  * @category errors
  */
-export class CliFailure extends Data.TaggedError("CliFailure")<{ readonly message: string }> {}
+export class CliFailure extends Data.TaggedError("CliFailure")<{
+  readonly message: string
+  readonly exitCode?: number | undefined
+}> {}
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null
 

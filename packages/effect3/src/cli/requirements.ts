@@ -30,10 +30,12 @@ const invalid = (message: string) => Effect.fail(ValidationError.invalidValue(He
 export const requirements: Options.Options<ReadonlyArray<Requirement>> = Options.all({
   given: Options.text("requirement").pipe(
     Options.repeated,
+    Options.withDefault<ReadonlyArray<string>>([]),
     Options.withDescription("A requirement on the output, as name=description; repeat for several")
   ),
   mandatory: Options.text("mandatory").pipe(
     Options.repeated,
+    Options.withDefault<ReadonlyArray<string>>([]),
     Options.withDescription("Make the requirement of this name mandatory; repeat for several")
   )
 }).pipe(Options.mapEffect(({ given, mandatory }) =>

@@ -1,5 +1,6 @@
 /**
- * `studio-effect run <instruction>`: an orchestration run, followed to its end.
+ * `studio-effect run <instruction>`: an orchestration run, followed to its end; `run get <run-id>` and
+ * `run watch <run-id>` pick up a run by its id.
  */
 import * as Args from "@effect/cli/Args"
 import * as Command from "@effect/cli/Command"
@@ -10,6 +11,9 @@ import { budgets, runIncludes } from "studio-effect-core/wire/maestro"
 import * as Maestro from "../Maestro.js"
 import type { RunRequest } from "../MaestroSchema.js"
 import * as Client from "./client.js"
+import { CliFailure } from "./failure.js"
+import { choice, choices } from "./options.js"
+import { printJson } from "./output.js"
 import { follow, printRun } from "./progress.js"
 import { requirements } from "./requirements.js"
 
@@ -19,21 +23,43 @@ import { requirements } from "./requirements.js"
  * @since 0.1.0
  * @category options
  */
-export const budget = Options.choice("budget", budgets).pipe(
+export const budget = choice("budget", budgets).pipe(
   Options.optional,
-  Options.withDescription("How much effort the run may spend (the service's default: low)")
+  Options.withDescription("How much effort the run may spend: low, medium or high (the service's default: low)")
 )
 
-const instruction = Args.text({ name: "instruction" }).pipe(Args.withDescription("What the run should do"))
-const include = Options.choice("include", runIncludes).pipe(
-  Options.repeated,
+const instruction = Args.text({ name: "instruction" }).pipe(
+  Args.withDescription("What the run should do"),
+  Args.optional
+)
+const include = choices("include", runIncludes).pipe(
   Options.withDescription(
-    "Extra fields of the result; repeat for several (requirements_result is asked for whenever there are requirements)"
+    "Extra fields of the result: data_sources or requirements_result; repeat for several (requirements_result " +
+      "is asked for whenever there are requirements)"
   )
 )
+const runId = Args.text({ name: "run-id" }).pipe(Args.withDescription("The run's id, as `run` prints it"))
+
+const get = Command.make("get", { runId }, (options) =>
+  Maestro.retrieve(options.runId).pipe(
+    Effect.flatMap(printJson),
+    Effect.provide(Client.layer(false))
+  )).pipe(Command.withDescription("Print a run as JSON, as it is now (the service at STUDIO_BASE_URL)"))
+
+const watch = Command.make("watch", { runId }, (options) =>
+  Maestro.retrieve(options.runId).pipe(
+    Effect.flatMap((run) => follow(run, { embedded: false })),
+    Effect.flatMap(printRun),
+    Effect.provide(Client.layer(false))
+  )).pipe(
+    Command.withDescription(
+      "Follow a run to its end and print its result and requirement scores, as `run` does (the service at " +
+        "STUDIO_BASE_URL)"
+    )
+  )
 
 /**
- * The `run` command.
+ * The `run` command and its subcommands.
  *
  * @since 0.1.0
  * @category commands
@@ -43,15 +69,27 @@ export const command = Command.make(
   { instruction, requirements, budget, include, reference: Client.reference },
   (options) =>
     Effect.gen(function*() {
+      if (Option.isNone(options.instruction)) {
+        return yield* new CliFailure({
+          message: "No instruction: give one (studio-effect run \"Write two tips\"), or pick up a run with " +
+            "`studio-effect run watch <run-id>`"
+        })
+      }
       const includes = new Set(options.include)
       if (options.requirements.length > 0) includes.add("requirements_result")
       const request: RunRequest = {
-        input: options.instruction,
+        input: options.instruction.value,
         ...(options.requirements.length > 0 ? { requirements: options.requirements } : {}),
         ...Option.match(options.budget, { onNone: () => ({}), onSome: (budget) => ({ budget }) }),
         ...(includes.size > 0 ? { include: [...includes] } : {})
       }
-      const run = yield* Effect.flatMap(Maestro.create(request), follow)
+      const run = yield* Effect.flatMap(Maestro.create(request), (run) => follow(run, { embedded: options.reference }))
       yield* printRun(run)
     }).pipe(Effect.provide(Client.layer(options.reference)))
-).pipe(Command.withDescription("Start an orchestration run, follow it, and print its result and requirement scores"))
+).pipe(
+  Command.withDescription(
+    "Start an orchestration run, follow it, and print its result and requirement scores; Ctrl-C stops " +
+      "following it and says how to pick it up (`run watch`)"
+  ),
+  Command.withSubcommands([get, watch])
+)

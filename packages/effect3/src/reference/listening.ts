@@ -1,10 +1,11 @@
 /**
  * What serving the reference service over HTTP takes and gives (`listen`).
  */
+import type * as Duration from "effect/Duration"
 import type { ReferenceOptions } from "./app.js"
 
 /**
- * Where `listen` serves.
+ * Where `listen` serves, and the bounds it keeps whatever its clients do.
  *
  * @since 0.1.0
  * @category models
@@ -14,6 +15,17 @@ export interface ListenOptions extends ReferenceOptions {
   readonly port?: number | undefined
   /** The interface; `127.0.0.1` by default. */
   readonly host?: string | undefined
+  /** The most open connections (default 1,024); past it, a new connection is closed at once. */
+  readonly maxConnections?: number | undefined
+  /** How long a client may take to send a request's headers (default 10 s); past it, 408 and closed. */
+  readonly headersTimeout?: Duration.DurationInput | undefined
+  /** How long a client may take to send a whole request, body included (default 60 s); past it, 408. */
+  readonly requestTimeout?: Duration.DurationInput | undefined
+  /**
+   * How long closing waits for answers under way (default 2 s): open streams end at once with a last
+   * event, and every connection still open after it is closed.
+   */
+  readonly shutdownTimeout?: Duration.DurationInput | undefined
 }
 
 /**

@@ -6,10 +6,19 @@ import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import * as NodeHttpServerRequest from "@effect/platform-node/NodeHttpServerRequest"
 import type * as HttpApp from "@effect/platform/HttpApp"
 import type * as HttpServerError from "@effect/platform/HttpServerError"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import * as Deferred from "effect/Deferred"
+import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import type * as Scope from "effect/Scope"
 import * as http from "node:http"
+import {
+  defaultServingLimits,
+  guard,
+  serverOptions,
+  type ServingLimits
+} from "studio-effect-core/reference/connections"
 import { make } from "./app.js"
 import { ConnectionControl, type ConnectionDropped } from "./faults.js"
 import type { Listening, ListenOptions } from "./listening.js"
@@ -29,24 +38,56 @@ const destroyAfterFlush = (response: http.ServerResponse): Effect.Effect<void> =
     setImmediate(() => attempt(0))
   })
 
-/** The app with dropped connections made real: the socket is destroyed. */
-export const overSocket = (app: HttpApp.Default<ConnectionDropped>): HttpApp.Default =>
-  app.pipe(
+/**
+ * The app with dropped connections made real: the socket is destroyed. `answering`, when given, is told of
+ * the Node.js response of each request before the app answers it.
+ */
+export const overSocket = (
+  app: HttpApp.Default<ConnectionDropped>,
+  answering?: (response: http.ServerResponse) => void
+): HttpApp.Default =>
+  (answering === undefined ? app : Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
+    answering(NodeHttpServerRequest.toServerResponse(request))
+    return app
+  })).pipe(
     Effect.provideService(ConnectionControl, {
       drop: (request) => destroyAfterFlush(NodeHttpServerRequest.toServerResponse(request))
     }),
     Effect.catchTag("ConnectionDropped", () => Effect.succeed(HttpServerResponse.empty()))
   )
 
-/** Serves the reference service until the scope closes. */
+const millis = (duration: Duration.DurationInput | undefined, otherwise: number): number =>
+  duration === undefined ? otherwise : Duration.toMillis(duration)
+
+/** The bounds of serving that `options` give, the defaults for the others. */
+const servingLimits = (options: ListenOptions): ServingLimits => ({
+  maxConnections: options.maxConnections ?? defaultServingLimits.maxConnections,
+  headersTimeoutMs: millis(options.headersTimeout, defaultServingLimits.headersTimeoutMs),
+  requestTimeoutMs: millis(options.requestTimeout, defaultServingLimits.requestTimeoutMs),
+  shutdownTimeoutMs: millis(options.shutdownTimeout, defaultServingLimits.shutdownTimeoutMs)
+})
+
+/**
+ * Serves the reference service until the scope closes, within the bounds of `options` (connections, time
+ * to send a request). Closing the scope shuts the server down in bounded time: it stops accepting, answers
+ * bodies still arriving 503, ends open streams with a last event, and closes every connection left.
+ */
 export const listen = (
   options: ListenOptions = {}
 ): Effect.Effect<Listening, HttpServerError.ServeError, Scope.Scope> =>
   Effect.gen(function*() {
     const host = options.host ?? "127.0.0.1"
-    const app = yield* make(options)
-    const server = yield* NodeHttpServer.make(() => http.createServer(), { port: options.port ?? 0, host })
-    yield* server.serve(overSocket(app))
+    const limits = servingLimits(options)
+    const stopping = yield* Deferred.make<void>()
+    const app = yield* make(options, Deferred.await(stopping))
+    const nodeServer = http.createServer(serverOptions(limits))
+    const guarded = guard(nodeServer, limits)
+    const server = yield* NodeHttpServer.make(() => nodeServer, { port: options.port ?? 0, host })
+    yield* server.serve(overSocket(app, guarded.answering))
+    // runs before the server's own finalizers, which then find it closed
+    yield* Effect.addFinalizer(() =>
+      Effect.zipRight(Deferred.succeed(stopping, undefined), Effect.promise(() => guarded.shutdown()))
+    )
     const address = server.address
     const port = address._tag === "TcpAddress" ? address.port : 0
     const shown = host.includes(":") ? `[${host}]` : host

@@ -1,7 +1,9 @@
 /**
  * Server-sent events as the service frames them: `data: <json>` events separated by a blank line, ended by
- * `data: [DONE]`.
+ * `data: [DONE]`. A stream cut short because the service stops ends instead with an event carrying
+ * `{"detail": ...}`, which no client takes for a complete answer.
  */
+import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
 
 const encoder = new TextEncoder()
@@ -12,6 +14,26 @@ export const event = (value: unknown): Uint8Array => encoder.encode(`data: ${JSO
 /** The event that ends a stream. */
 export const done: Uint8Array = encoder.encode("data: [DONE]\n\n")
 
-/** The events of `values` followed by `[DONE]`. */
-export const encode = <E, R>(values: Stream.Stream<unknown, E, R>): Stream.Stream<Uint8Array, E, R> =>
-  Stream.concat(Stream.map(values, event), Stream.succeed(done))
+/**
+ * The events of `values` followed by `[DONE]`; when `stopping` completes first, the stream ends at once
+ * with one event carrying `{"detail": stoppedDetail}`.
+ */
+export const encode = <E, R>(
+  values: Stream.Stream<unknown, E, R>,
+  stopping: Effect.Effect<void> = Effect.never,
+  stoppedDetail = ""
+): Stream.Stream<Uint8Array, E, R> =>
+  Stream.suspend(() => {
+    let complete = false
+    const events = Stream.concat(
+      Stream.map(values, event),
+      Stream.sync(() => {
+        complete = true
+        return done
+      })
+    )
+    return Stream.concat(
+      Stream.interruptWhen(events, stopping),
+      Stream.suspend(() => complete ? Stream.empty : Stream.succeed(event({ detail: stoppedDetail })))
+    )
+  })

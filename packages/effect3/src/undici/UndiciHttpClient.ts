@@ -6,7 +6,8 @@
  * platform's cost per read (see `bench/README.md`, "An SDK transport").
  *
  * It makes no span of its own: the client's span `studio.<operation>` covers each request, and its trace
- * context is sent as `traceparent` and `b3`. Redirects are returned, not followed.
+ * context is sent as `traceparent` and `b3`. Redirects are returned, not followed. A URL's `#fragment` is
+ * not sent, as no HTTP client sends it.
  *
  * @since 0.1.0
  */
@@ -87,7 +88,8 @@ const send = (
           method: request.method,
           headers: request.headers,
           origin: url.right.origin,
-          path: url.right.pathname + url.right.search + url.right.hash,
+          // a fragment is the client's own: it is never sent
+          path: url.right.pathname + url.right.search,
           body,
           // timeouts are the client's (per attempt, and the idle timeout of streams)
           headersTimeout: 0,

@@ -12,7 +12,7 @@ import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Fiber from "effect/Fiber"
 import * as Stream from "effect/Stream"
-import { Chat, StudioClient, type StudioError } from "../../src/index.js"
+import { Chat, type ChatSchema, StudioClient, type StudioError } from "../../src/index.js"
 import * as Reference from "../../src/reference/index.js"
 import { advanceUntil, waitUntil } from "../support/clock.js"
 import {
@@ -109,6 +109,29 @@ for (const transport of transportNames) {
             const error = failureOf(yield* drive(Stream.runDrain(Chat.stream(chatRequest))))
             expect(error._tag).toBe("DecodeError")
             yield* waitUntil(() => server.open() === 0)
+          })
+      ))
+
+    it.effect("content that never ends: accumulate fails with DecodeError naming maxAccumulatedSize, socket released", () =>
+      row(
+        transport,
+        (_, response, { endless }) => {
+          sse(response)
+          endless(chunk("w".repeat(4 * KiB)))
+        },
+        {},
+        (server) =>
+          Effect.gen(function*() {
+            const error = failureOf(
+              yield* drive(Chat.accumulate(Chat.stream(chatRequest), { maxAccumulatedSize: 256 * KiB }))
+            )
+            expect(error._tag).toBe("DecodeError")
+            expect(error.message).toContain(
+              "the accumulated completion is larger than 256 KiB (maxAccumulatedSize): pass a larger maxAccumulatedSize"
+            )
+            yield* waitUntil(() => server.open() === 0)
+            expect(server.requests.length).toBe(1)
+            expect(server.written()).toBeLessThan(64 * 1024 * KiB)
           })
       ))
 
@@ -327,6 +350,58 @@ describe("bounds in memory (the embedded reference service)", () => {
       expect(completion.choices[0]!.message.content).toBe(
         (yield* Chat.create(chatRequest).pipe(Effect.provide(roomy))).choices[0]!.message.content
       )
+    }))
+})
+
+describe("the bound of Chat.accumulate", () => {
+  const piece = (content: string): ChatSchema.ChatCompletionChunk => ({
+    id: "c-1",
+    choices: [{ index: 0, delta: { content }, finish_reason: null }],
+    usage: null
+  })
+
+  it.effect("by default 32 MiB (maxResponseSize's default): a longer content fails, within it passes", () =>
+    Effect.gen(function*() {
+      expect(Chat.defaultMaxAccumulatedSize).toBe(32 * 1024 * KiB)
+      const mebibyte = "m".repeat(1024 * KiB)
+      let pulled = 0
+      const endless = Stream.repeatEffect(Effect.sync(() => {
+        pulled++
+        return piece(mebibyte)
+      }))
+      const error = yield* Effect.flip(Chat.accumulate(endless))
+      expect(error._tag).toBe("DecodeError")
+      expect(error.message).toContain("larger than 32 MiB (maxAccumulatedSize)")
+      // stopped at the first chunk past the bound: 32 MiB of content, with the id and the choice, is past it
+      expect(pulled).toBe(32)
+      const within = yield* Chat.accumulate(Stream.make(piece("a"), piece("b")), { maxAccumulatedSize: 100 })
+      expect(within.choices[0]!.message.content).toBe("ab")
+    }))
+
+  it.effect("tool call arguments and new choices count too; a bound that is not a size is a ValidationError", () =>
+    Effect.gen(function*() {
+      const call = (index: number, args: string): ChatSchema.ChatCompletionChunk => ({
+        id: "c-1",
+        choices: [{
+          index,
+          delta: { tool_calls: [{ index: 0, id: "t", type: "function", function: { name: "f", arguments: args } }] },
+          finish_reason: null
+        }],
+        usage: null
+      })
+      const byArguments = yield* Effect.flip(
+        Chat.accumulate(Stream.repeatValue(call(0, "x".repeat(1000))), { maxAccumulatedSize: 10 * KiB })
+      )
+      expect(byArguments.message).toContain("(maxAccumulatedSize)")
+      const byChoices = yield* Effect.flip(
+        Chat.accumulate(Stream.iterate(0, (n) => n + 1).pipe(Stream.map((n) => call(n, ""))), {
+          maxAccumulatedSize: 10 * KiB
+        })
+      )
+      expect(byChoices.message).toContain("(maxAccumulatedSize)")
+      const invalid = yield* Effect.flip(Chat.accumulate(Stream.make(piece("a")), { maxAccumulatedSize: 0 }))
+      expect(invalid._tag).toBe("ValidationError")
+      expect(invalid.message).toContain("maxAccumulatedSize")
     }))
 })
 

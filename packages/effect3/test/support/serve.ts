@@ -11,11 +11,11 @@ const root = fileURLToPath(new URL("../..", import.meta.url))
 const bin = fileURLToPath(new URL("../../bin/studio-effect.mjs", import.meta.url))
 
 /** A running `serve`, its URL read from its banner. */
-export const startServe = (args: ReadonlyArray<string>) =>
+export const startServe = (args: ReadonlyArray<string>, env: Readonly<Record<string, string>> = {}) =>
   new Promise<{ child: ChildProcess; url: string }>((resolve, reject) => {
     const child = spawn(process.execPath, [bin, "serve", ...args], {
       cwd: root,
-      env: { ...process.env, STUDIO_API_KEY: "", STUDIO_BASE_URL: "" }
+      env: { ...process.env, STUDIO_API_KEY: "", STUDIO_BASE_URL: "", STUDIO_SERVE_API_KEYS: "", ...env }
     })
     let out = ""
     child.stdout.on("data", (data) => {
@@ -26,12 +26,12 @@ export const startServe = (args: ReadonlyArray<string>) =>
     child.on("exit", (code) => reject(new Error(`serve exited with ${code}: ${out}`)))
   })
 
-/** Interrupts a `serve` (SIGINT) and resolves with its exit code. */
-export const stop = (child: ChildProcess) =>
+/** Interrupts a `serve` (SIGINT unless another signal is given) and resolves with its exit code. */
+export const stop = (child: ChildProcess, signal: NodeJS.Signals = "SIGINT") =>
   new Promise<number | null>((resolve) => {
     if (child.exitCode !== null) return resolve(child.exitCode)
     child.on("exit", (code) => resolve(code))
-    child.kill("SIGINT")
+    child.kill(signal)
   })
 
 /** `serve --port 0` with `args` for the life of the scope: its URL. */

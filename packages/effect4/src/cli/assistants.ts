@@ -1,10 +1,9 @@
 /**
- * `studio-effect assistants list|create|get|run|delete`.
+ * `studio-effect assistants list|create|get|update|run|delete`.
  */
 import * as Argument from "effect/cli/Argument"
 import * as Command from "effect/cli/Command"
 import * as Flag from "effect/cli/Flag"
-import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Assistants from "../Assistants.js"
@@ -12,20 +11,22 @@ import * as Client from "./client.js"
 import { follow, printRun } from "./progress.js"
 import { checkMandatory, requirements, requirementsOf } from "./requirements.js"
 import { budget } from "./run.js"
+import { printJson, printShown } from "./stdio.js"
 
 const json = Flag.Boolean("json").pipe(
   Flag.withDefault(false),
   Flag.withDescription("Print the service's answer as JSON")
 )
 const assistantId = Argument.String("assistant-id").pipe(Argument.withDescription("The assistant's id"))
-const printJson = (value: unknown) => Console.log(JSON.stringify(value, null, 2))
+const description = Flag.String("description").pipe(Flag.optional, Flag.withDescription("What it is for"))
+const system = Flag.String("system").pipe(Flag.optional, Flag.withDescription("Its system prompt"))
 
 const list = Command.make("list", { json, reference: Client.reference }, (options) =>
   Assistants.list().pipe(
     Effect.flatMap((assistants) =>
       options.json
         ? printJson(assistants)
-        : Effect.forEach(assistants.results, (assistant) => Console.log(`${assistant.id}  ${assistant.name}`), {
+        : Effect.forEach(assistants.results, (assistant) => printShown(`${assistant.id}  ${assistant.name}`), {
           discard: true
         })
     ),
@@ -36,8 +37,8 @@ const create = Command.make(
   "create",
   {
     name: Argument.String("name").pipe(Argument.withDescription("The assistant's name")),
-    description: Flag.String("description").pipe(Flag.optional, Flag.withDescription("What it is for")),
-    system: Flag.String("system").pipe(Flag.optional, Flag.withDescription("Its system prompt")),
+    description,
+    system,
     requirements,
     budget,
     json,
@@ -52,7 +53,7 @@ const create = Command.make(
       ...(chosen.length > 0 ? { requirements: chosen } : {}),
       ...Option.match(options.budget, { onNone: () => ({}), onSome: (budget) => ({ budget }) })
     }).pipe(
-      Effect.flatMap((assistant) => options.json ? printJson(assistant) : Console.log(assistant.id)),
+      Effect.flatMap((assistant) => options.json ? printJson(assistant) : printShown(assistant.id)),
       Effect.provide(Client.layer(options.reference))
     )
   }
@@ -71,6 +72,38 @@ const get = Command.make(
     )
 ).pipe(Command.withDescription("Print an assistant as JSON"))
 
+const update = Command.make(
+  "update",
+  {
+    assistantId,
+    name: Flag.String("name").pipe(Flag.optional, Flag.withDescription("Its new name")),
+    description,
+    system,
+    requirements,
+    budget,
+    json
+  },
+  (options) => {
+    const chosen = requirementsOf(options.requirements)
+    return Assistants.update(options.assistantId, {
+      ...Option.match(options.name, { onNone: () => ({}), onSome: (name) => ({ name }) }),
+      ...Option.match(options.description, { onNone: () => ({}), onSome: (description) => ({ description }) }),
+      ...Option.match(options.system, { onNone: () => ({}), onSome: (system_prompt) => ({ system_prompt }) }),
+      ...(chosen.length > 0 ? { requirements: chosen } : {}),
+      ...Option.match(options.budget, { onNone: () => ({}), onSome: (budget) => ({ budget }) })
+    }).pipe(
+      Effect.flatMap((assistant) => options.json ? printJson(assistant) : printShown(assistant.id)),
+      Effect.provide(Client.layer(false))
+    )
+  }
+).pipe(
+  Command.validate((input) => checkMandatory(input.requirements)),
+  Command.withDescription(
+    "Change an assistant: only the fields given change (--requirement replaces its requirements); print its id " +
+      "(the service at STUDIO_BASE_URL)"
+  )
+)
+
 const run = Command.make(
   "run",
   {
@@ -86,7 +119,7 @@ const run = Command.make(
       ...(chosen.length > 0 ? { requirements: chosen } : {}),
       include: ["requirements_result"]
     }).pipe(
-      Effect.flatMap(follow),
+      Effect.flatMap((run) => follow(run, { embedded: options.reference })),
       Effect.flatMap(printRun),
       Effect.provide(Client.layer(options.reference))
     )
@@ -104,7 +137,7 @@ const del = Command.make(
   { assistantId, reference: Client.reference },
   (options) =>
     Assistants.delete(options.assistantId).pipe(
-      Effect.flatMap((deleted) => Console.log(`deleted ${deleted.id}`)),
+      Effect.flatMap((deleted) => printShown(`deleted ${deleted.id}`)),
       Effect.provide(Client.layer(options.reference))
     )
 ).pipe(Command.withDescription("Delete an assistant"))
@@ -120,5 +153,5 @@ export const command = Command.make("assistants").pipe(
     "Manage and run stored assistants (with --reference each command starts a fresh embedded service, " +
       "so use `studio-effect serve` and STUDIO_BASE_URL to keep assistants between commands)"
   ),
-  Command.withSubcommands([list, create, get, run, del])
+  Command.withSubcommands([list, create, get, update, run, del])
 )

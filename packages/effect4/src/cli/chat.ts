@@ -4,7 +4,6 @@
 import * as Argument from "effect/cli/Argument"
 import * as Command from "effect/cli/Command"
 import * as Flag from "effect/cli/Flag"
-import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Stdio from "effect/Stdio"
@@ -13,6 +12,7 @@ import * as Chat from "../Chat.js"
 import type { ChatRequest } from "../ChatSchema.js"
 import * as Client from "./client.js"
 import { CliFailure } from "./failure.js"
+import { printJson, shownOnStdout } from "./stdio.js"
 
 /**
  * The largest prompt read from stdin.
@@ -104,9 +104,15 @@ export const command = Command.make(
       }
       if (options.json) {
         const completion = yield* Chat.create(request)
-        return yield* Console.log(JSON.stringify(completion, null, 2))
+        return yield* printJson(completion)
       }
       const stdio = yield* Stdio.Stdio
-      yield* Chat.stream(request).pipe(Chat.textDeltas, Stream.concat(Stream.succeed("\n")), Stream.run(stdio.stdout()))
+      const shown = yield* shownOnStdout
+      yield* Chat.stream(request).pipe(
+        Chat.textDeltas,
+        Stream.map(shown),
+        Stream.concat(Stream.succeed("\n")),
+        Stream.run(stdio.stdout())
+      )
     }).pipe(Effect.provide(Client.layer(options.reference)))
 ).pipe(Command.withDescription("Ask a chat model and stream its answer to the terminal"))

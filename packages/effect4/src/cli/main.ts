@@ -6,9 +6,7 @@
  * @since 0.1.0
  */
 import * as CliError from "effect/cli/CliError"
-import * as CliOutput from "effect/cli/CliOutput"
 import * as CliCommand from "effect/cli/Command"
-import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { version } from "../internal/http/version.js"
@@ -16,9 +14,11 @@ import * as Assistants from "./assistants.js"
 import * as Chat from "./chat.js"
 import { describe } from "./failure.js"
 import * as Files from "./files.js"
+import { presenter } from "./help.js"
 import * as Run from "./run.js"
 import { environment, runMain, teardown } from "./runtime.js"
 import * as Serve from "./serve.js"
+import { isStdoutClosed, printError } from "./stdio.js"
 
 /**
  * The root command and its subcommands.
@@ -35,16 +35,11 @@ export const command = CliCommand.make("studio-effect").pipe(
   CliCommand.withSubcommands([Chat.command, Run.command, Assistants.command, Files.command, Serve.command])
 )
 
-/** `--version` prints the version alone, as scripts read it; help and usage errors are `effect/cli`'s own. */
-const presenter = CliOutput.layerPresenter({
-  present: (event) => event._tag === "Version" ? Console.log(event.version) : CliOutput.defaultPresenter.present(event)
-})
-
-/** Prints a failure as one line on stderr; `effect/cli` has already printed its own usage errors. */
-const report = (failure: unknown): Effect.Effect<never, unknown> =>
-  CliError.isCliError(failure)
+/** Prints a failure as one line on stderr; `effect/cli` has already printed its own usage errors (`help.ts`). */
+const report = (failure: unknown) =>
+  CliError.isCliError(failure) || isStdoutClosed(failure)
     ? Effect.fail(failure)
-    : Effect.andThen(Console.error(`studio-effect: ${describe(failure)}`), Effect.fail(failure))
+    : Effect.andThen(printError(`studio-effect: ${describe(failure)}`), Effect.fail(failure))
 
 /**
  * Runs the command with the process's arguments (`process.argv`: the runtime, the script, then the
@@ -61,7 +56,8 @@ export const run = (argv: ReadonlyArray<string>): Effect.Effect<void, unknown> =
   )
 
 /**
- * Runs the command as the process's main effect: the exit code is 0 on success and 1 on failure.
+ * Runs the command as the process's main effect: the exit code is 0 on success, 130 after Ctrl-C while a
+ * run is followed, and 1 on any other failure.
  *
  * @since 0.1.0
  * @category running

@@ -1,5 +1,6 @@
 /**
- * `studio-effect run <instruction>`: an orchestration run, followed to its end.
+ * `studio-effect run <instruction>`: an orchestration run, followed to its end; `run get <run-id>` and
+ * `run watch <run-id>` pick up a run by its id.
  */
 import * as Argument from "effect/cli/Argument"
 import * as Command from "effect/cli/Command"
@@ -9,8 +10,10 @@ import * as Option from "effect/Option"
 import * as Maestro from "../Maestro.js"
 import type { RunRequest } from "../MaestroSchema.js"
 import * as Client from "./client.js"
+import { CliFailure } from "./failure.js"
 import { follow, printRun } from "./progress.js"
 import { checkMandatory, requirements, requirementsOf } from "./requirements.js"
+import { printJson } from "./stdio.js"
 
 /**
  * `--budget low|medium|high`.
@@ -23,7 +26,10 @@ export const budget = Flag.Literals("budget", ["low", "medium", "high"]).pipe(
   Flag.withDescription("How much effort the run may spend (the service's default: low)")
 )
 
-const instruction = Argument.String("instruction").pipe(Argument.withDescription("What the run should do"))
+const instruction = Argument.String("instruction").pipe(
+  Argument.withDescription("What the run should do"),
+  Argument.optional
+)
 const include = Flag.Literals("include", ["data_sources", "requirements_result"]).pipe(
   Flag.atLeast(0),
   Flag.withDescription(
@@ -31,8 +37,28 @@ const include = Flag.Literals("include", ["data_sources", "requirements_result"]
   )
 )
 
+const runId = Argument.String("run-id").pipe(Argument.withDescription("The run's id, as `run` prints it"))
+
+const get = Command.make("get", { runId }, (options) =>
+  Maestro.retrieve(options.runId).pipe(
+    Effect.flatMap(printJson),
+    Effect.provide(Client.layer(false))
+  )).pipe(Command.withDescription("Print a run as JSON, as it is now (the service at STUDIO_BASE_URL)"))
+
+const watch = Command.make("watch", { runId }, (options) =>
+  Maestro.retrieve(options.runId).pipe(
+    Effect.flatMap((run) => follow(run, { embedded: false })),
+    Effect.flatMap(printRun),
+    Effect.provide(Client.layer(false))
+  )).pipe(
+    Command.withDescription(
+      "Follow a run to its end and print its result and requirement scores, as `run` does (the service at " +
+        "STUDIO_BASE_URL)"
+    )
+  )
+
 /**
- * The `run` command.
+ * The `run` command and its subcommands.
  *
  * @since 0.1.0
  * @category commands
@@ -42,19 +68,29 @@ export const command = Command.make(
   { instruction, requirements, budget, include, reference: Client.reference },
   (options) =>
     Effect.gen(function*() {
+      if (Option.isNone(options.instruction)) {
+        return yield* new CliFailure({
+          message: "No instruction: give one (studio-effect run \"Write two tips\"), or pick up a run with " +
+            "`studio-effect run watch <run-id>`"
+        })
+      }
       const chosen = requirementsOf(options.requirements)
       const includes = new Set(options.include)
       if (chosen.length > 0) includes.add("requirements_result")
       const request: RunRequest = {
-        input: options.instruction,
+        input: options.instruction.value,
         ...(chosen.length > 0 ? { requirements: chosen } : {}),
         ...Option.match(options.budget, { onNone: () => ({}), onSome: (budget) => ({ budget }) }),
         ...(includes.size > 0 ? { include: [...includes] } : {})
       }
-      const run = yield* Effect.flatMap(Maestro.create(request), follow)
+      const run = yield* Effect.flatMap(Maestro.create(request), (run) => follow(run, { embedded: options.reference }))
       yield* printRun(run)
     }).pipe(Effect.provide(Client.layer(options.reference)))
 ).pipe(
   Command.validate((input) => checkMandatory(input.requirements)),
-  Command.withDescription("Start an orchestration run, follow it, and print its result and requirement scores")
+  Command.withDescription(
+    "Start an orchestration run, follow it, and print its result and requirement scores; Ctrl-C stops " +
+      "following it and says how to pick it up (`run watch`)"
+  ),
+  Command.withSubcommands([get, watch])
 )

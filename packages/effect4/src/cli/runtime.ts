@@ -1,6 +1,6 @@
 /**
  * How the command runs as a process: the environment `effect/cli` needs, and the main runner (exit code,
- * Ctrl-C). Both come from `effect` alone, for the reason given in `terminal.ts` and `stdio.ts`.
+ * Ctrl-C, closed standard streams). Both come from `effect` alone, for the reason given in `terminal.ts` and `stdio.ts`.
  */
 import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
@@ -46,24 +46,52 @@ export const environment = Layer.mergeAll(
   noProcesses
 )
 
+/** What waits for Ctrl-C now (see `ctrlC`): the process has one signal handler, `runMain`'s, which hands it on. */
+const waitingForCtrlC = new Set<() => void>()
+
 /**
- * Runs the main effect of the process: Ctrl-C (or SIGTERM) interrupts it, and the process exits with the
- * effect's exit code (0 on success or interruption, 1 on failure).
+ * Ctrl-C, for a command that gives it a meaning of its own (following a run stops following it): completes
+ * at the next SIGINT, and while it waits, SIGINT does not interrupt the command.
+ *
+ * @since 0.1.0
+ * @category running
+ */
+export const ctrlC: Effect.Effect<void> = Effect.callback<void>((resume) => {
+  const waiter = () => resume(Effect.void)
+  waitingForCtrlC.add(waiter)
+  return Effect.sync(() => waitingForCtrlC.delete(waiter))
+})
+
+/** A failed write is told to its own callback (stdio.ts); the stream's 'error' event, thrown when nothing listens, adds nothing. */
+const ignoreStreamError = () => {}
+
+/**
+ * Runs the main effect of the process: Ctrl-C (or SIGTERM) interrupts it, unless it waits for Ctrl-C itself
+ * (`ctrlC`); the process exits with the code `teardown` gives.
  *
  * @since 0.1.0
  * @category running
  */
 export const runMain = makeRunMain(({ fiber, teardown }) => {
-  const onSignal = () => {
-    process.removeListener("SIGINT", onSignal)
-    process.removeListener("SIGTERM", onSignal)
+  const stop = () => {
+    process.removeListener("SIGINT", onInterrupt)
+    process.removeListener("SIGTERM", stop)
     fiber.interruptUnsafe(fiber.id)
   }
-  process.on("SIGINT", onSignal)
-  process.on("SIGTERM", onSignal)
+  const onInterrupt = () => {
+    if (waitingForCtrlC.size === 0) return stop()
+    for (const waiter of [...waitingForCtrlC]) {
+      waitingForCtrlC.delete(waiter)
+      waiter()
+    }
+  }
+  process.on("SIGINT", onInterrupt)
+  process.on("SIGTERM", stop)
+  process.stdout.on("error", ignoreStreamError)
+  process.stderr.on("error", ignoreStreamError)
   fiber.addObserver((exit) => {
-    process.removeListener("SIGINT", onSignal)
-    process.removeListener("SIGTERM", onSignal)
+    process.removeListener("SIGINT", onInterrupt)
+    process.removeListener("SIGTERM", stop)
     teardown(exit, (code) => {
       process.exitCode = code
     })
@@ -71,11 +99,14 @@ export const runMain = makeRunMain(({ fiber, teardown }) => {
 })
 
 /**
- * The exit code of the main effect: 0 when it succeeds or is interrupted (Ctrl-C ends `serve` normally),
- * otherwise the code its failure carries (1 unless it says otherwise).
+ * The exit code of the main effect: 0 when it succeeds, is interrupted (Ctrl-C ends `serve` normally) or
+ * stops because stdout's reader has gone; otherwise the code its failure carries (1 unless it says
+ * otherwise; 130 for Ctrl-C while a run is followed).
  *
  * @since 0.1.0
  * @category running
  */
 export const teardown = <E, A>(exit: Exit.Exit<A, E>, onExit: (code: number) => void): void =>
-  Exit.isFailure(exit) && Cause.hasInterruptsOnly(exit.cause) ? onExit(0) : defaultTeardown(exit, onExit)
+  Exit.isFailure(exit) && (Cause.hasInterruptsOnly(exit.cause) || Stdio.isStdoutClosed(Cause.squash(exit.cause)))
+    ? onExit(0)
+    : defaultTeardown(exit, onExit)

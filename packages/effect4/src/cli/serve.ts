@@ -5,10 +5,19 @@
 import * as CliError from "effect/cli/CliError"
 import * as Command from "effect/cli/Command"
 import * as Flag from "effect/cli/Flag"
+import * as Config from "effect/Config"
 import * as Console from "effect/Console"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
+import * as fs from "node:fs/promises"
+import {
+  type ApiKeyList,
+  apiKeysVariable,
+  keysOfFile,
+  keysOfList,
+  maxApiKeyFileBytes
+} from "studio-effect-core/reference/apiKeys"
 import type { ListenOptions } from "../reference/index.js"
 import * as Reference from "../reference/index.js"
 import { CliFailure } from "./failure.js"
@@ -39,7 +48,14 @@ const host = Flag.String("host").pipe(
 )
 const apiKeys = Flag.String("api-key").pipe(
   Flag.atLeast(0),
-  Flag.withDescription("Accept only this key; repeat for several (default: any bearer token)")
+  Flag.withDescription(
+    `Accept this key; repeat for several. Prefer ${apiKeysVariable} or --api-key-file: ` +
+      "a key on the command line shows in the process list"
+  )
+)
+const apiKeyFile = Flag.String("api-key-file").pipe(
+  Flag.optional,
+  Flag.withDescription("Accept the keys of this file, one per line (blank lines and # comments skipped)")
 )
 const rateLimit = Flag.String("rate-limit").pipe(
   Flag.optional,
@@ -59,13 +75,43 @@ const options = {
   port,
   host,
   apiKeys,
-  seed: wholeNumber("seed", "The seed of the built-in model (default 0)", 0),
+  apiKeyFile,
+  seed: wholeNumber(
+    "seed",
+    "The seed of the built-in model (default 0) and of identifiers (random when not given)",
+    0
+  ),
   runStepMs: wholeNumber("run-step-ms", "The duration of one run step, in milliseconds (default 200)", 0),
   streamDelayMs: wholeNumber("stream-delay-ms", "The pause between streamed events, in milliseconds (default 0)", 0),
   rateLimit,
   maxBodyBytes: wholeNumber(
     "max-body-bytes",
     "The largest request body accepted; a larger one gets 413 (default 1048576)",
+    1
+  ),
+  maxPendingBodyBytes: wholeNumber(
+    "max-pending-body-bytes",
+    "The most bytes held by request bodies still arriving, all together; past it, 503 (default 33554432)",
+    1
+  ),
+  maxConnections: wholeNumber(
+    "max-connections",
+    "The most open connections; past it, a new one is closed at once (default 1024)",
+    1
+  ),
+  headersTimeoutMs: wholeNumber(
+    "headers-timeout-ms",
+    "How long a client may take to send a request's headers; past it, 408 (default 10000)",
+    1
+  ),
+  requestTimeoutMs: wholeNumber(
+    "request-timeout-ms",
+    "How long a client may take to send a whole request; past it, 408 (default 60000)",
+    1
+  ),
+  maxTenants: wholeNumber(
+    "max-tenants",
+    "The most accepted keys whose assistants and runs are kept at once (default 100)",
     1
   )
 }
@@ -82,15 +128,73 @@ export const listenOptions = (given: Command.Command.Config.Infer<typeof options
   const chosen: ListenOptions = {
     port: given.port,
     host: given.host,
-    apiKeys: given.apiKeys.length > 0 ? given.apiKeys : undefined,
     seed: some(given.seed, (seed) => seed),
     runStepDuration: some(given.runStepMs, Duration.millis),
     streamEventDelay: some(given.streamDelayMs, Duration.millis),
     rateLimit: some(given.rateLimit, (limit) => limit),
-    maxBodyBytes: some(given.maxBodyBytes, (bytes) => bytes)
+    maxBodyBytes: some(given.maxBodyBytes, (bytes) => bytes),
+    maxPendingBodyBytes: some(given.maxPendingBodyBytes, (bytes) => bytes),
+    maxConnections: some(given.maxConnections, (count) => count),
+    headersTimeout: some(given.headersTimeoutMs, Duration.millis),
+    requestTimeout: some(given.requestTimeoutMs, Duration.millis),
+    maxTenants: some(given.maxTenants, (count) => count)
   }
   return Object.fromEntries(Object.entries(chosen).filter(([, value]) => value !== undefined)) as ListenOptions
 }
+
+const keysOrFail = (list: ApiKeyList, where: string): Effect.Effect<ReadonlyArray<string>, CliFailure> =>
+  list._tag === "Keys"
+    ? Effect.succeed(list.keys)
+    : Effect.fail(new CliFailure({ message: `${where}: ${list.message}` }))
+
+/** The keys of the key file at `path`, read whole when no larger than `maxApiKeyFileBytes`. */
+const keyFile = (path: string): Effect.Effect<ReadonlyArray<string>, CliFailure> =>
+  Effect.tryPromise({
+    try: async () => {
+      const handle = await fs.open(path, "r")
+      try {
+        const { size } = await handle.stat()
+        if (size > maxApiKeyFileBytes) return { tooLarge: size }
+        return { text: await handle.readFile("utf8") }
+      } finally {
+        await handle.close()
+      }
+    },
+    catch: (cause) =>
+      new CliFailure({
+        message: `Cannot read --api-key-file ${path}: ${codeOf(cause) ?? String(cause)}`
+      })
+  }).pipe(
+    Effect.flatMap((read) =>
+      "text" in read
+        ? keysOrFail(keysOfFile(read.text), `--api-key-file ${path}`)
+        : Effect.fail(
+          new CliFailure({
+            message: `--api-key-file ${path} is ${read.tooLarge} bytes: the most read is ${maxApiKeyFileBytes}`
+          })
+        )
+    )
+  )
+
+/**
+ * Every accepted key: those of --api-key, of the environment variable, and of --api-key-file; none (any
+ * bearer token) when no source gives one.
+ */
+const acceptedKeys = (
+  flags: ReadonlyArray<string>,
+  file: Option.Option<string>
+): Effect.Effect<ReadonlyArray<string> | undefined, CliFailure> =>
+  Effect.gen(function*() {
+    const variable = yield* Config.option(Config.String(apiKeysVariable)).pipe(
+      Effect.mapError(() => new CliFailure({ message: `Cannot read ${apiKeysVariable}` }))
+    )
+    const fromVariable = Option.isSome(variable)
+      ? yield* keysOrFail(keysOfList(variable.value), apiKeysVariable)
+      : []
+    const fromFile = Option.isSome(file) ? yield* keyFile(file.value) : []
+    const keys = [...new Set([...flags, ...fromVariable, ...fromFile])]
+    return keys.length > 0 ? keys : undefined
+  })
 
 const codeOf = (cause: unknown): unknown =>
   typeof cause === "object" && cause !== null && "code" in cause ? cause.code : undefined
@@ -131,9 +235,12 @@ const isMissingPlatformNode = (defect: unknown): boolean =>
  * @since 0.1.0
  * @category commands
  */
-export const command = Command.make("serve", options, (given) => {
-  const listen = listenOptions(given)
-  return Effect.scoped(Effect.gen(function*() {
+export const command = Command.make("serve", options, (given) =>
+  Effect.scoped(Effect.gen(function*() {
+    const listen: ListenOptions = {
+      ...listenOptions(given),
+      apiKeys: yield* acceptedKeys(given.apiKeys, given.apiKeyFile)
+    }
     const server = yield* Reference.listen(listen).pipe(
       Effect.catchTag("ServeError", (error) => Effect.fail(cannotStart(listen, error.cause))),
       Effect.catchDefect((defect) =>
@@ -153,5 +260,4 @@ export const command = Command.make("serve", options, (given) => {
       listen.apiKeys === undefined ? "Any bearer token is accepted." : `Accepted keys: ${listen.apiKeys.length}`
     )
     return yield* Effect.never
-  }))
-}).pipe(Command.withDescription("Serve the reference service over HTTP until interrupted (Ctrl-C)"))
+  }))).pipe(Command.withDescription("Serve the reference service over HTTP until interrupted (Ctrl-C)"))

@@ -1,14 +1,15 @@
 /**
  * Reading a request body with a size limit. A body whose declared `content-length` is over the limit is
  * refused without reading it; any other body is counted as it arrives and reading stops as soon as it
- * passes the limit, so nothing larger than the limit is ever held.
+ * passes the limit, so nothing larger than the limit is ever held. While it arrives, a body also takes its
+ * bytes from a budget shared by every body still being received, and is refused (503) when the budget is
+ * spent; it gives them back once read or refused.
  */
-import * as ByteSize from "effect/ByteSize"
 import * as Effect from "effect/Effect"
-import * as HttpClientRequest from "effect/http/HttpClientRequest"
-import * as HttpIncomingMessage from "effect/http/HttpIncomingMessage"
 import type * as HttpServerRequest from "effect/http/HttpServerRequest"
 import * as Stream from "effect/Stream"
+import type { ByteBudget } from "studio-effect-core/reference/byteBudget"
+import { bytesOf, textOf } from "studio-effect-core/reference/nodeBody"
 
 /** The default limit of a request body: 1 MiB. */
 export const defaultMaxBodyBytes = 1024 * 1024
@@ -16,6 +17,12 @@ export const defaultMaxBodyBytes = 1024 * 1024
 /** The body is larger than the limit. */
 export class BodyTooLarge {
   readonly _tag = "BodyTooLarge"
+  constructor(readonly limit: number) {}
+}
+
+/** The bodies still being received hold the whole budget: this one is refused. */
+export class BudgetSpent {
+  readonly _tag = "BudgetSpent"
   constructor(readonly limit: number) {}
 }
 
@@ -33,60 +40,39 @@ export const declaredLength = (request: HttpServerRequest.HttpServerRequest): nu
   return header !== undefined && /^\s*\d+\s*$/.test(header) ? Number(header) : undefined
 }
 
-const decoder = new TextDecoder()
-
 /**
- * Reads a body that came over a transport (Node.js, or a web `Request`) under
- * `HttpIncomingMessage.MaxBodySize`. Over Node.js the rest of a body past the limit is left to drain
- * rather than destroyed, so the 413 still reaches the client.
+ * Reads a body through `request.stream`, over Node.js (where reading it sends a pending `100 Continue`) and
+ * in memory alike: each chunk is counted and taken from `budget` as it is pulled, and pulling stops past
+ * the limit or the budget, so an endless body is never collected. The transport tears down the rest of a
+ * body left unread once the answer is out.
  */
-const readLimited = (
-  request: HttpServerRequest.HttpServerRequest,
-  limit: number
-): Effect.Effect<Uint8Array, BodyTooLarge | BodyUnreadable> =>
-  request.arrayBuffer.pipe(
-    Effect.map((buffer) => new Uint8Array(buffer)),
-    Effect.provideService(HttpIncomingMessage.MaxBodySize, ByteSize.bytes(limit)),
-    Effect.mapError((error) =>
-      error.reason._tag === "RequestParseError" && error.reason.reason === "BodyTooLarge"
-        ? new BodyTooLarge(limit)
-        : new BodyUnreadable()
-    )
-  )
-
-/**
- * Reads the body of a request made in memory from a client's request (`HttpServerRequest.fromClientRequest`),
- * whose `text` would collect the whole body whatever `MaxBodySize` says: its stream is counted as it is
- * pulled, and pulling stops past the limit, so an endless body is never collected.
- */
-const readCounted = (
-  request: HttpServerRequest.HttpServerRequest,
-  limit: number
-): Effect.Effect<Uint8Array, BodyTooLarge | BodyUnreadable> =>
-  Effect.suspend(() => {
-    let size = 0
-    const counted = Stream.tap(request.stream, (chunk) => {
-      size += chunk.length
-      return size > limit ? Effect.fail(new BodyTooLarge(limit)) : Effect.void
-    })
-    return Stream.mkUint8Array(counted)
-  }).pipe(Effect.catchTag("HttpServerError", () => Effect.fail(new BodyUnreadable())))
-
-/** The body as text (UTF-8), or `BodyTooLarge` as soon as it is known to pass `limit` bytes. */
-export const readText = (
-  request: HttpServerRequest.HttpServerRequest,
-  limit: number
-): Effect.Effect<string, BodyTooLarge | BodyUnreadable> =>
-  Effect.map(readBytes(request, limit), (bytes) => decoder.decode(bytes))
-
-/** The body's bytes, or `BodyTooLarge` as soon as it is known to pass `limit` bytes. */
 export const readBytes = (
   request: HttpServerRequest.HttpServerRequest,
-  limit: number
-): Effect.Effect<Uint8Array, BodyTooLarge | BodyUnreadable> => {
+  limit: number,
+  budget: ByteBudget
+): Effect.Effect<Uint8Array, BodyTooLarge | BudgetSpent | BodyUnreadable> => {
   const declared = declaredLength(request)
   if (declared !== undefined && declared > limit) return Effect.fail(new BodyTooLarge(limit))
-  return HttpClientRequest.isHttpClientRequest(request.source)
-    ? readCounted(request, limit)
-    : readLimited(request, limit)
+  return Effect.suspend(() => {
+    const acc = { parts: [] as Array<Uint8Array>, size: 0 }
+    return Stream.runForEach(request.stream, (chunk): Effect.Effect<void, BodyTooLarge | BudgetSpent> => {
+      if (acc.size + chunk.length > limit) return Effect.fail(new BodyTooLarge(limit))
+      if (!budget.take(chunk.length)) return Effect.fail(new BudgetSpent(budget.limit))
+      acc.size += chunk.length
+      acc.parts.push(chunk)
+      return Effect.void
+    }).pipe(
+      Effect.map(() => bytesOf(acc.parts, acc.size)),
+      Effect.catchTag("HttpServerError", () => Effect.fail(new BodyUnreadable())),
+      Effect.ensuring(Effect.sync(() => budget.give(acc.size)))
+    )
+  })
 }
+
+/** The body as text (UTF-8), read as `readBytes` reads it. */
+export const readText = (
+  request: HttpServerRequest.HttpServerRequest,
+  limit: number,
+  budget: ByteBudget
+): Effect.Effect<string, BodyTooLarge | BudgetSpent | BodyUnreadable> =>
+  Effect.map(readBytes(request, limit, budget), textOf)

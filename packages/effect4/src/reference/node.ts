@@ -4,13 +4,21 @@
  */
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import * as NodeHttpServerRequest from "@effect/platform-node/NodeHttpServerRequest"
+import * as Deferred from "effect/Deferred"
+import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import type * as HttpServerError from "effect/http/HttpServerError"
-import type * as HttpServerRequest from "effect/http/HttpServerRequest"
+import * as HttpServerRequest from "effect/http/HttpServerRequest"
 import * as HttpServerResponse from "effect/http/HttpServerResponse"
 import * as NetAddress from "effect/net/NetAddress"
 import type * as Scope from "effect/Scope"
 import * as http from "node:http"
+import {
+  defaultServingLimits,
+  guard,
+  serverOptions,
+  type ServingLimits
+} from "studio-effect-core/reference/connections"
 import { type App, make } from "./app.js"
 import { ConnectionControl } from "./faults.js"
 import type { Listening, ListenOptions } from "./listening.js"
@@ -40,12 +48,17 @@ const destroyAfterFlush = (response: NodeResponse): Effect.Effect<void> =>
 /**
  * The app with dropped connections made real: the socket is destroyed. Its handlers are interruptible (the
  * server runs them uninterruptibly otherwise), so a client that goes away ends a delayed answer, and closing
- * the server does not wait for one.
+ * the server does not wait for one. `answering`, when given, is told of the Node.js response of each
+ * request before the app answers it.
  */
 export const overSocket = (
-  app: App
+  app: App,
+  answering?: (response: http.ServerResponse) => void
 ): Effect.Effect<HttpServerResponse.HttpServerResponse, never, HttpServerRequest.HttpServerRequest | Scope.Scope> =>
-  app.pipe(
+  (answering === undefined ? app : Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
+    answering(NodeHttpServerRequest.toServerResponse(request) as http.ServerResponse)
+    return app
+  })).pipe(
     Effect.provideService(ConnectionControl, {
       drop: (request) => destroyAfterFlush(NodeHttpServerRequest.toServerResponse(request))
     }),
@@ -53,15 +66,38 @@ export const overSocket = (
     Effect.interruptible
   )
 
-/** Serves the reference service until the scope closes. */
+const millis = (duration: Duration.Input | undefined, otherwise: number): number =>
+  duration === undefined ? otherwise : Duration.toMillis(Duration.fromInputUnsafe(duration))
+
+/** The bounds of serving that `options` give, the defaults for the others. */
+const servingLimits = (options: ListenOptions): ServingLimits => ({
+  maxConnections: options.maxConnections ?? defaultServingLimits.maxConnections,
+  headersTimeoutMs: millis(options.headersTimeout, defaultServingLimits.headersTimeoutMs),
+  requestTimeoutMs: millis(options.requestTimeout, defaultServingLimits.requestTimeoutMs),
+  shutdownTimeoutMs: millis(options.shutdownTimeout, defaultServingLimits.shutdownTimeoutMs)
+})
+
+/**
+ * Serves the reference service until the scope closes, within the bounds of `options` (connections, time
+ * to send a request). Closing the scope shuts the server down in bounded time: it stops accepting, answers
+ * bodies still arriving 503, ends open streams with a last event, and closes every connection left.
+ */
 export const listen = (
   options: ListenOptions = {}
 ): Effect.Effect<Listening, HttpServerError.ServeError, Scope.Scope> =>
   Effect.gen(function*() {
     const host = options.host ?? "127.0.0.1"
-    const app = yield* make(options)
-    const server = yield* NodeHttpServer.make(() => http.createServer(), { port: options.port ?? 0, host })
-    yield* server.serve(overSocket(app))
+    const limits = servingLimits(options)
+    const stopping = yield* Deferred.make<void>()
+    const app = yield* make(options, Deferred.await(stopping))
+    const nodeServer = http.createServer(serverOptions(limits))
+    const guarded = guard(nodeServer, limits)
+    const server = yield* NodeHttpServer.make(() => nodeServer, { port: options.port ?? 0, host })
+    yield* server.serve(overSocket(app, guarded.answering))
+    // runs before the server's own finalizers, which then find it closed
+    yield* Effect.addFinalizer(() =>
+      Effect.andThen(Deferred.succeed(stopping, undefined), Effect.promise(() => guarded.shutdown()))
+    )
     const address = server.address
     const port = NetAddress.isInetAddress(address) ? address.port : 0
     const shown = host.includes(":") ? `[${host}]` : host

@@ -16,11 +16,11 @@ export const defaultMaxResponseSize = 32 * 1024 * 1024
 const errorBodyLimit = 8 * 1024
 
 /**
- * Checks the client's size limits (`maxResponseSize`, `maxEventSize`): each, when given, a whole number of
- * bytes, at least 1.
+ * Checks size limits (the client's `maxResponseSize` and `maxEventSize`, `accumulate`'s
+ * `maxAccumulatedSize`): each, when given, a whole number, at least 1.
  */
 export const checkSizes = (
-  sizes: Readonly<Record<"maxResponseSize" | "maxEventSize", number | undefined>>
+  sizes: Readonly<Record<string, number | undefined>>
 ): Effect.Effect<void, ValidationError> => {
   const issues: Array<ValidationIssue> = []
   for (const [path, size] of Object.entries(sizes)) {

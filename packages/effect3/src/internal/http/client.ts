@@ -20,7 +20,9 @@ import type * as Schema from "effect/Schema"
 import type * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import * as Tracer from "effect/Tracer"
+import { redactAttributes as withoutSecrets } from "studio-effect-core/secrets/redactSecrets"
 import { afterDoneBytes, defaultMaxEventSize } from "studio-effect-core/sse/SseParser"
+import { longTimer } from "studio-effect-core/time/timerDuration"
 import { ChatCompletion } from "../../ChatSchema.js"
 import {
   AuthError,
@@ -30,7 +32,9 @@ import {
   TimeoutError,
   type TransportError
 } from "../../StudioError.js"
+import type { ToolCallError } from "../operation/toolLoop.js"
 import { decodeCompletion } from "../schema/completion.js"
+import { decodeReason } from "../schema/issues.js"
 import { bodyReaderOf } from "../stream/bodyReader.js"
 import { watchIdle, withIdleTimeout } from "../stream/idleTimeout.js"
 import { liveClock } from "../stream/liveClock.js"
@@ -41,7 +45,7 @@ import { withoutRedirects } from "./redirect.js"
 import { isAbortable, RequestAbort, type RequestAbortSlot } from "./requestAbort.js"
 import { fromResponse, requestIdOf } from "./responseError.js"
 import { retrySchedule } from "./retry.js"
-import { scrub, secretsOf, withRedactedHeaders } from "./scrub.js"
+import { scrub, secretsOf, withCredentials, withRedactedHeaders } from "./scrub.js"
 import { transportError } from "./transportError.js"
 import { version } from "./version.js"
 
@@ -59,7 +63,11 @@ export interface RequestOptions {
  * Options of the client.
  */
 export interface StudioClientOptions extends RequestOptions {
-  /** The API key. Without one, every request fails with `AuthError` before anything is sent. */
+  /**
+   * The API key. Without one, every request fails with `AuthError` before anything is sent; one holding
+   * anything but printable ASCII (a trailing line break read from a file) fails the layer with
+   * `ValidationError`.
+   */
   readonly apiKey?: Redacted.Redacted | undefined
   /** Scheme, host and optional prefix; the operations' paths (`/studio/v1/...`) are appended. */
   readonly baseUrl?: string | undefined
@@ -144,7 +152,13 @@ export interface Service {
    * everything it carries. `json` and `events` already do this; it is for errors made from what a call
    * returned (a failed run's message may quote a tool's header).
    */
-  readonly redact: <E extends StudioError>(error: E, body?: unknown) => E
+  readonly redact: <E extends StudioError | ToolCallError>(error: E, body?: unknown) => E
+  /**
+   * Span attributes with the API key, and every tool credential value in `body`, replaced in their
+   * values: a server may copy the key into an answer's `id`, and no value from a server reaches a span
+   * before it is checked here.
+   */
+  readonly redactAttributes: <A extends Readonly<Record<string, unknown>>>(attributes: A, body?: unknown) => A
 }
 
 /** The settings of one call, resolved from the layer's options and the region's `RequestOptions`. */
@@ -293,14 +307,15 @@ export const makeService = (config: ClientConfig, transport: HttpClient.HttpClie
       }
       const slot: RequestAbortSlot = { abort: undefined }
       let timedOut = false
-      const timer = setTimeout(() => {
+      // as long as the platform's timers can hold it (re-armed beyond 2^31 - 1 ms), none for infinity
+      const timer = longTimer(Duration.toMillis(timeout), () => {
         timedOut = true
         slot.abort?.()
-      }, Duration.toMillis(timeout))
+      })
       return effect.pipe(
         Effect.provideService(RequestAbort, slot),
         Effect.catchAll((error) => Effect.fail(timedOut ? attemptTimeoutError(request, timeout) : error)),
-        Effect.ensuring(Effect.sync(() => clearTimeout(timer)))
+        Effect.ensuring(Effect.sync(timer.cancel))
       )
     })
 
@@ -360,7 +375,7 @@ export const makeService = (config: ClientConfig, transport: HttpClient.HttpClie
         const decoded = decoderOf(schema)(json)
         return decoded._tag === "Right"
           ? Effect.succeed(decoded.right)
-          : Effect.fail(decodeError(new ParseResult.ParseError({ issue: decoded.left }).message))
+          : Effect.fail(decodeError(decodeReason(decoded.left)))
       }
     )
 
@@ -439,7 +454,13 @@ export const makeService = (config: ClientConfig, transport: HttpClient.HttpClie
     parse: (data: string) => A | EventError<RequestError>
   ): Stream.Stream<A, RequestError> => Stream.unwrapScoped(openEvents(request, parse))
 
-  const redact = <E extends StudioError>(error: E, body?: unknown): E => scrub(error, secretsOf(apiKey, body))
+  const redact = <E extends StudioError | ToolCallError>(error: E, body?: unknown): E =>
+    scrub(error, secretsOf(apiKey, body))
 
-  return { httpClient, baseUrl, json, events, openEvents, redact }
+  // the key's forms, found once: most calls carry no other secret
+  const keySecrets = secretsOf(apiKey, undefined)
+  const redactAttributes = <A extends Readonly<Record<string, unknown>>>(attributes: A, body?: unknown): A =>
+    withoutSecrets(attributes, body === undefined ? keySecrets : withCredentials(keySecrets, body))
+
+  return { httpClient, baseUrl, json, events, openEvents, redact, redactAttributes }
 }

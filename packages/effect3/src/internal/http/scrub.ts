@@ -8,10 +8,10 @@ import * as Headers from "@effect/platform/Headers"
 import * as HttpClient from "@effect/platform/HttpClient"
 import * as Effect from "effect/Effect"
 import * as Redacted from "effect/Redacted"
+import { redactText } from "studio-effect-core/secrets/redactSecrets"
+import { isWellFormed } from "studio-effect-core/text/wellFormed"
 import type { StudioError } from "../../StudioError.js"
-
-/** What a secret is replaced with, as `Redacted` prints itself. */
-const redactedText = "<redacted>"
+import type { ToolCallError } from "../operation/toolLoop.js"
 
 /**
  * Values shorter than this are not searched for: they would match ordinary text (a header value `1` would
@@ -29,7 +29,8 @@ const formsOf = (secret: string, into: Set<string>): void => {
   const scheme = /^(?:Bearer|Basic|Token|Bot)\s+(.+)$/i.exec(secret)
   if (scheme !== null) forms.push(scheme[1]!)
   for (const form of [...forms]) {
-    forms.push(JSON.stringify(form).slice(1, -1), encodeURIComponent(form))
+    // a credential that is not well-formed text has no URL-encoded form (`encodeURIComponent` would throw)
+    forms.push(JSON.stringify(form).slice(1, -1), isWellFormed(form) ? encodeURIComponent(form) : form)
   }
   for (const form of forms) if (form.length >= minSecretLength && into.size < maxSecrets) into.add(form)
 }
@@ -61,15 +62,9 @@ export const secretsOf = (apiKey: Redacted.Redacted | undefined, body: unknown):
   return [...found].sort((a, b) => b.length - a.length)
 }
 
-const replaceAll = (text: string, secrets: ReadonlyArray<string>): string => {
-  let result = text
-  for (const secret of secrets) if (result.includes(secret)) result = result.split(secret).join(redactedText)
-  return result
-}
-
 /** A value with every string in it scrubbed; `Schema.Class` instances are rebuilt, other objects kept. */
 const scrubValue = (value: unknown, secrets: ReadonlyArray<string>, depth: number): unknown => {
-  if (typeof value === "string") return replaceAll(value, secrets)
+  if (typeof value === "string") return redactText(value, secrets)
   if (depth > maxDepth || typeof value !== "object" || value === null) return value
   if (Array.isArray(value)) return value.map((item) => scrubValue(item, secrets, depth + 1))
   const prototype = Object.getPrototypeOf(value)
@@ -86,7 +81,19 @@ const scrubValue = (value: unknown, secrets: ReadonlyArray<string>, depth: numbe
     : fields
 }
 
-const mentions = (error: StudioError, secrets: ReadonlyArray<string>): boolean => {
+/**
+ * `secrets` (the key's, from `secretsOf`) with the credential values of `body` added; `secrets` itself when
+ * the body holds none, so a call without tool credentials costs one walk of its body and nothing more.
+ */
+export const withCredentials = (secrets: ReadonlyArray<string>, body: unknown): ReadonlyArray<string> => {
+  const found = new Set<string>()
+  collectCredentials(body, 0, found)
+  if (found.size === 0) return secrets
+  for (const secret of secrets) found.add(secret)
+  return [...found].sort((a, b) => b.length - a.length)
+}
+
+const mentions = (error: StudioError | ToolCallError, secrets: ReadonlyArray<string>): boolean => {
   let shown: string
   try {
     shown = `${JSON.stringify(error)}\n${error.message}`
@@ -97,7 +104,7 @@ const mentions = (error: StudioError, secrets: ReadonlyArray<string>): boolean =
 }
 
 /** The error with every secret replaced in everything it carries; the same error when it holds none. */
-export const scrub = <E extends StudioError>(error: E, secrets: ReadonlyArray<string>): E =>
+export const scrub = <E extends StudioError | ToolCallError>(error: E, secrets: ReadonlyArray<string>): E =>
   secrets.length === 0 || !mentions(error, secrets) ? error : scrubValue(error, secrets, 0) as E
 
 /** Every header name: the transport's span shows no header value. */

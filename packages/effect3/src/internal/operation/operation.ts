@@ -78,24 +78,31 @@ export const json = <C extends Check<any, any>, A, I>(
   const { body, check, method, name, path, raw, response, responseAttributes } = operation
   const spanName = `studio.${name}`
   return (input) =>
-    Effect.flatMap(check(name, input) as Effect.Effect<ValidOf<C>, ValidationError>, (valid) => {
-      const call = Effect.flatMap(StudioClient, (client) =>
-        client.json({
-          operation: name,
-          method,
-          path: path(valid),
-          body: body === undefined ? undefined : body(valid),
-          raw: raw === undefined ? undefined : raw(valid),
-          response
-        }))
-      return Effect.withSpan(
-        responseAttributes === undefined
-          ? call
-          : Effect.tap(call, (answer) => Effect.annotateCurrentSpan(responseAttributes(answer))),
-        spanName,
-        spanOptions(operation.attributes(valid))
-      )
-    })
+    Effect.flatMap(
+      check(name, input) as Effect.Effect<ValidOf<C>, ValidationError>,
+      (valid) =>
+        Effect.flatMap(StudioClient, (client) => {
+          const sent = body === undefined ? undefined : body(valid)
+          const call = client.json({
+            operation: name,
+            method,
+            path: path(valid),
+            body: sent,
+            raw: raw === undefined ? undefined : raw(valid),
+            response
+          })
+          // an id in the attributes may come from an answer (a run polled after `create`): every value is
+          // checked against the secrets before it reaches the span, as is every value of the answer
+          return Effect.withSpan(
+            responseAttributes === undefined ? call : Effect.tap(
+              call,
+              (answer) => Effect.annotateCurrentSpan(client.redactAttributes(responseAttributes(answer), sent))
+            ),
+            spanName,
+            spanOptions(client.redactAttributes(operation.attributes(valid), sent))
+          )
+        })
+    )
 }
 
 /** An operation whose answer is a stream of server-sent events, sent with `POST`. */
@@ -121,9 +128,13 @@ export const stream = <C extends Check<any, any>, A>(
       const client = yield* StudioClient
       // the span is the scope's (it ends with the stream, failed if the stream fails) and the parent of the
       // connection; the reads run outside it, so that none pays for a span of its own
-      const span = yield* Effect.makeSpanScoped(spanName, spanOptions(operation.attributes(valid)))
+      const sent = body(valid)
+      const span = yield* Effect.makeSpanScoped(
+        spanName,
+        spanOptions(client.redactAttributes(operation.attributes(valid), sent))
+      )
       return yield* Effect.withParentSpan(
-        client.openEvents({ operation: name, path: path(valid), body: body(valid) }, parse),
+        client.openEvents({ operation: name, path: path(valid), body: sent }, parse),
         span
       )
     }))

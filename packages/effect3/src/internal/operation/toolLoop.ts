@@ -5,7 +5,7 @@
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import type { ChatCompletion, ChatRequest, ToolCall } from "../../ChatSchema.js"
-import type { StudioClient } from "../../StudioClient.js"
+import { StudioClient } from "../../StudioClient.js"
 import { type RequestError, ValidationError, ValidationIssue } from "../../StudioError.js"
 import { showValue } from "../schema/issues.js"
 import { spanOptions } from "./telemetry.js"
@@ -123,7 +123,7 @@ export const toolLoop = <E, R>(
   handlers: ToolHandlers<E, R>,
   options: RunToolsOptions = {}
 ): Effect.Effect<ToolLoopResult, RequestError | ToolCallError | E, StudioClient | R> =>
-  Effect.suspend(() => {
+  Effect.flatMap(StudioClient, (client) => {
     const maxRounds = bounded(options.maxRounds, defaultMaxRounds, limitRounds, "maxRounds")
     const concurrency = bounded(options.concurrency, defaultConcurrency, limitConcurrency, "concurrency")
     const issues = [maxRounds, concurrency].filter((value) => value instanceof ValidationIssue)
@@ -136,12 +136,13 @@ export const toolLoop = <E, R>(
         Effect.map((answer): Message => ({ role: "tool", tool_call_id: call.id, content: answerText(answer) })),
         Effect.withSpan(
           "studio.chat.tool",
-          spanOptions({
+          // the call's id is the service's: checked against the secrets before it reaches the span
+          spanOptions(client.redactAttributes({
             "gen_ai.operation.name": "execute_tool",
             "gen_ai.tool.name": call.function.name,
             "gen_ai.tool.call.id": call.id,
             "studio.tool_loop.round": round
-          })
+          }, request))
         )
       )
     }
@@ -170,6 +171,8 @@ export const toolLoop = <E, R>(
           }
           return parseArguments(call, round)
         }).pipe(
+          // a call the loop cannot run quotes what the service sent: scrubbed of the secrets as any error is
+          Effect.mapError((error) => client.redact(error, request)),
           Effect.flatMap((args) =>
             Effect.forEach(calls, (call, index) => runCall(call, args[index], round), { concurrency })
           ),

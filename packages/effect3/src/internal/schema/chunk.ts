@@ -8,6 +8,7 @@ import * as Schema from "effect/Schema"
 import { ChatCompletionChunk, type ChatCompletionChunk as Chunk } from "../../ChatSchema.js"
 import { DecodeError } from "../../StudioError.js"
 import { EventError } from "../stream/sse.js"
+import { decodeReason } from "./issues.js"
 
 const decodeChunk = Schema.decodeUnknownEither(ChatCompletionChunk)
 
@@ -120,6 +121,6 @@ export const parseChunk = (data: string): Chunk | EventError<DecodeError> => {
   return result._tag === "Right"
     ? result.right
     : new EventError(
-      new DecodeError({ operation: "chat.stream", reason: result.left.message, body: data.slice(0, 1024) })
+      new DecodeError({ operation: "chat.stream", reason: decodeReason(result.left.issue), body: data.slice(0, 1024) })
     )
 }

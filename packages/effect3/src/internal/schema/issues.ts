@@ -174,14 +174,24 @@ const isShallow = (issue: ParseResult.ParseIssue): boolean => {
 const toArray = <A>(value: A | ReadonlyArray<A>): ReadonlyArray<A> =>
   Array.isArray(value) ? value as ReadonlyArray<A> : [value as A]
 
+/**
+ * How deep an issue tree is followed. The tree follows the schema, not the value, but a value nested
+ * thousands of levels deep under a schema that accepts nesting must not make the walk deeper than this:
+ * below it, the issue is reported where the walk stopped.
+ */
+const maxIssueDepth = 256
+
 const leaves = (
   issue: ParseResult.ParseIssue,
   path: ReadonlyArray<string | number>,
-  out: Array<LocatedIssue>
+  out: Array<LocatedIssue>,
+  depth = 0
 ): void => {
   const add = (message: string, type: IssueType): void => {
     out.push({ loc: path, message, type })
   }
+  if (depth > maxIssueDepth) return add("is not valid (nested too deeply to say more)", "value_error")
+  const next = depth + 1
   switch (issue._tag) {
     case "Type": {
       const message = issue.message ?? annotatedMessage(issue)
@@ -196,17 +206,17 @@ const leaves = (
     case "Forbidden":
       return add(issue.message ?? "cannot be checked synchronously", "value_error")
     case "Pointer":
-      return leaves(issue.issue, [...path, ...toArray(issue.path).map(segment)], out)
+      return leaves(issue.issue, [...path, ...toArray(issue.path).map(segment)], out, next)
     case "Refinement": {
       const message = issue.kind === "Predicate" ? annotatedMessage(issue) : undefined
-      return message === undefined ? leaves(issue.issue, path, out) : add(message, "value_error")
+      return message === undefined ? leaves(issue.issue, path, out, next) : add(message, "value_error")
     }
     case "Transformation":
-      return leaves(issue.issue, path, out)
+      return leaves(issue.issue, path, out, next)
     case "Composite": {
       const members = toArray(issue.issues)
       if (!AST.isUnion(issue.ast)) {
-        for (const member of members) leaves(member, path, out)
+        for (const member of members) leaves(member, path, out, next)
         return
       }
       // A union reports one failure per member; keep those where the value had the member's shape, or else
@@ -215,9 +225,9 @@ const leaves = (
       const meant = members.filter((member) => !(member._tag === "Type" && isAbsentMember(member.ast)))
       const deep = meant.filter((member) => !isShallow(member))
       if (deep.length > 0) {
-        for (const member of deep) leaves(member, path, out)
+        for (const member of deep) leaves(member, path, out, next)
       } else if (meant.length === 1) {
-        leaves(meant[0]!, path, out)
+        leaves(meant[0]!, path, out, next)
       } else {
         add(`expected ${describe(issue.ast)}, got ${showValue(issue.actual)}`, typeOf(issue.ast))
       }
@@ -234,6 +244,22 @@ export const fromParseError = (error: ParseResult.ParseError): ReadonlyArray<Iss
 /** Every issue of a parse issue tree (see `fromParseError`). */
 const fromParseIssue = (issue: ParseResult.ParseIssue): ReadonlyArray<Issue> =>
   locatedIssues(issue).map(({ loc, message }) => ({ path: formatPath(loc), message }))
+
+/** At most this many issues are named in the reason of a `DecodeError`. */
+const maxReasonIssues = 8
+
+/**
+ * The reason of a `DecodeError` for an answer that does not match its schema: its issues as `path: message`,
+ * at most `maxReasonIssues` of them. Built by this module's walk, which is bounded in depth and shows a
+ * value only by its kind: Effect's own formatter renders the whole value, and a value nested a few
+ * thousand levels deep overflows the stack there.
+ */
+export const decodeReason = (issue: ParseResult.ParseIssue): string => {
+  const issues = fromParseIssue(issue)
+  const shown = issues.slice(0, maxReasonIssues).map(({ message, path }) => `${path}: ${message}`)
+  const more = issues.length - shown.length
+  return `the answer does not match the interface (${shown.join("; ")}${more > 0 ? `; and ${more} more` : ""})`
+}
 
 /**
  * Every issue of a parse issue tree with its path as segments and its kind, one per problem: the same

@@ -10,6 +10,7 @@ import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import type { Readable } from "node:stream"
+import { timerDelay } from "studio-effect-core/time/timerDuration"
 import { end, type Read } from "./read.js"
 
 /** @internal */
@@ -143,8 +144,9 @@ export class ReadableBodyReader<E> implements BodyReader<E> {
     const body = this.body
     if (body.readableEnded || body.destroyed) return
     let left = bytes
-    const timer = setTimeout(() => body.destroy(), millis)
-    timer.unref()
+    const delay = timerDelay(millis)
+    const timer = delay === undefined ? undefined : setTimeout(() => body.destroy(), delay)
+    timer?.unref()
     body.on("close", () => clearTimeout(timer))
     body.on("data", (read: Uint8Array) => {
       left -= read.length

@@ -10,6 +10,7 @@ import * as Queue from "effect/Queue"
 import type * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import * as Take from "effect/Take"
+import { longTimer } from "studio-effect-core/time/timerDuration"
 import type { TimeoutError } from "../../StudioError.js"
 import type { BodyReader } from "./bodyReader.js"
 import { liveClock } from "./liveClock.js"
@@ -86,14 +87,15 @@ export const watchIdle = <E>(
       return idleMillis - waited
     }
     if (clock === liveClock) {
-      let timer: ReturnType<typeof setTimeout> | undefined = undefined
+      let timer: { readonly cancel: () => void } | undefined = undefined
+      // a timer of at most what the platform holds, re-armed for what remains; none for an infinite idle
       const arm = (millis: number) => {
-        timer = setTimeout(() => {
+        timer = longTimer(millis, () => {
           const next = look()
           if (next !== undefined) arm(next)
-        }, millis)
+        })
       }
-      return Effect.acquireRelease(Effect.sync(() => arm(idleMillis)), () => Effect.sync(() => clearTimeout(timer)))
+      return Effect.acquireRelease(Effect.sync(() => arm(idleMillis)), () => Effect.sync(() => timer?.cancel()))
     }
     const watch: Effect.Effect<void> = Effect.suspend(() => {
       const next = look()

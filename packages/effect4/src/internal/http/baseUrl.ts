@@ -2,9 +2,11 @@
  * The base-URL policy: an absolute `https://` URL (or `http://` to loopback, or anywhere with
  * `allowInsecureHttp`), to which the operations' paths (`/studio/v1/...`) are appended. The address other
  * SDKs take (`https://api.ai21.com/studio/v1`, which `studio-effect serve` prints for them) is accepted and
- * its `/studio/v1` dropped; one ending in `/v1` alone is refused with what to use instead.
+ * its `/studio/v1` dropped; one ending in `/v1` alone is refused with what to use instead. A refused URL is
+ * quoted without its userinfo, query values or fragment, which may hold a password or a token.
  */
 import * as Effect from "effect/Effect"
+import { redactUrl } from "studio-effect-core/url/redactUrl"
 import { ValidationError, ValidationIssue } from "../../StudioError.js"
 
 const isLoopback = (hostname: string): boolean =>
@@ -27,7 +29,9 @@ export const checkBaseUrl = (baseUrl: string, allowInsecureHttp: boolean): Effec
   try {
     url = new URL(baseUrl)
   } catch {
-    return invalid(`"${baseUrl}" is not an absolute URL: use the service's address, such as https://api.ai21.com`)
+    return invalid(
+      `"${redactUrl(baseUrl)}" is not an absolute URL: use the service's address, such as https://api.ai21.com`
+    )
   }
   if (url.protocol !== "https:" && url.protocol !== "http:") {
     return invalid(`use an https:// (or loopback http://) URL, such as https://api.ai21.com`)
@@ -38,13 +42,15 @@ export const checkBaseUrl = (baseUrl: string, allowInsecureHttp: boolean): Effec
     )
   }
   if (url.search !== "" || url.hash !== "") {
-    return invalid(`"${baseUrl}" has a query or fragment: use the service's address alone, such as ${url.origin}`)
+    return invalid(
+      `"${redactUrl(baseUrl)}" has a query or fragment: use the service's address alone, such as ${url.origin}`
+    )
   }
   const path = url.pathname.replace(/\/+$/, "")
   if (apiPrefix.test(path)) return Effect.succeed(url.origin + path.replace(apiPrefix, ""))
   if (/\/v1$/.test(path)) {
     return invalid(
-      `"${baseUrl}" ends in /v1, but the operations' paths (/studio/v1/...) are appended to it: ` +
+      `"${redactUrl(baseUrl)}" ends in /v1, but the operations' paths (/studio/v1/...) are appended to it: ` +
         `use ${url.origin}${path.replace(/\/v1$/, "")} (without /v1)`
     )
   }

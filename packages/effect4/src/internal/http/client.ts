@@ -21,16 +21,19 @@ import * as SchemaParser from "effect/SchemaParser"
 import type * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import * as Tracer from "effect/Tracer"
+import { redactAttributes as withoutSecrets } from "studio-effect-core/secrets/redactSecrets"
 import { defaultMaxEventSize } from "studio-effect-core/sse/SseParser"
 import { ChatCompletion } from "../../ChatSchema.js"
 import { AuthError, DecodeError, type RequestError, type StudioError, TimeoutError } from "../../StudioError.js"
+import type { ToolCallError } from "../operation/toolLoop.js"
 import { decodeCompletion } from "../schema/completion.js"
+import { decodeReason } from "../schema/issues.js"
 import { decodeEvents, type EventError } from "../stream/sse.js"
 import { defaultMaxResponseSize, readBody, readErrorBody } from "./body.js"
 import { withoutRedirects } from "./redirect.js"
 import { fromResponse, requestIdOf } from "./responseError.js"
 import { retrySchedule } from "./retry.js"
-import { scrub, secretsOf, withRedactedHeaders } from "./scrub.js"
+import { scrub, secretsOf, withCredentials, withRedactedHeaders } from "./scrub.js"
 import { transportError } from "./transportError.js"
 import { version } from "./version.js"
 
@@ -44,7 +47,11 @@ export interface RequestOptions {
 
 /** Options of the client. */
 export interface StudioClientOptions extends RequestOptions {
-  /** The API key. Without one, every request fails with `AuthError` before anything is sent. */
+  /**
+   * The API key. Without one, every request fails with `AuthError` before anything is sent; one holding
+   * anything but printable ASCII (a trailing line break read from a file) fails the layer with
+   * `ValidationError`.
+   */
   readonly apiKey?: Redacted.Redacted | undefined
   /** Scheme, host and optional prefix; the operations' paths (`/studio/v1/...`) are appended. */
   readonly baseUrl?: string | undefined
@@ -123,7 +130,13 @@ export interface Service {
    * everything it carries. `json` and `events` already do this; it is for errors made from what a call
    * returned (a failed run's message may quote a tool's header).
    */
-  readonly redact: <E extends StudioError>(error: E, body?: unknown) => E
+  readonly redact: <E extends StudioError | ToolCallError>(error: E, body?: unknown) => E
+  /**
+   * Span attributes with the API key, and every tool credential value in `body`, replaced in their
+   * values: a server may copy the key into an answer's `id`, and no value from a server reaches a span
+   * before it is checked here.
+   */
+  readonly redactAttributes: <A extends Readonly<Record<string, unknown>>>(attributes: A, body?: unknown) => A
 }
 
 /** The settings of one call, resolved from the layer's options and the region's `RequestOptions`. */
@@ -330,7 +343,7 @@ export const makeService = (config: ClientConfig, transport: HttpClient.HttpClie
         const decoded = decoderOf(schema)(json)
         return Result.isSuccess(decoded)
           ? Effect.succeed(decoded.success)
-          : Effect.fail(decodeError(new Schema.SchemaError(decoded.failure).message))
+          : Effect.fail(decodeError(decodeReason(decoded.failure)))
       }
     )
 
@@ -399,7 +412,13 @@ export const makeService = (config: ClientConfig, transport: HttpClient.HttpClie
     parse: (data: string) => A | EventError<RequestError>
   ): Stream.Stream<A, RequestError> => Stream.unwrap(openEvents(request, parse))
 
-  const redact = <E extends StudioError>(error: E, body?: unknown): E => scrub(error, secretsOf(apiKey, body))
+  const redact = <E extends StudioError | ToolCallError>(error: E, body?: unknown): E =>
+    scrub(error, secretsOf(apiKey, body))
 
-  return { httpClient, baseUrl, json, events, openEvents, redact }
+  // the key's forms, found once: most calls carry no other secret
+  const keySecrets = secretsOf(apiKey, undefined)
+  const redactAttributes = <A extends Readonly<Record<string, unknown>>>(attributes: A, body?: unknown): A =>
+    withoutSecrets(attributes, body === undefined ? keySecrets : withCredentials(keySecrets, body))
+
+  return { httpClient, baseUrl, json, events, openEvents, redact, redactAttributes }
 }

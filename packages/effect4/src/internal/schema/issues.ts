@@ -201,14 +201,24 @@ const discriminantOf = (
 
 const segment = (key: PropertyKey): string | number => typeof key === "number" ? key : String(key)
 
+/**
+ * How deep an issue tree is followed. The tree follows the schema, not the value, but a value nested
+ * thousands of levels deep under a schema that accepts nesting must not make the walk deeper than this:
+ * below it, the issue is reported where the walk stopped.
+ */
+const maxIssueDepth = 256
+
 const leaves = (
   issue: SchemaIssue.Issue,
   path: ReadonlyArray<string | number>,
-  out: Array<LocatedIssue>
+  out: Array<LocatedIssue>,
+  depth = 0
 ): void => {
   const add = (message: string, type: IssueType, at: ReadonlyArray<string | number> = path): void => {
     out.push({ loc: at, message, type })
   }
+  if (depth > maxIssueDepth) return add("is not valid (nested too deeply to say more)", "value_error")
+  const next = depth + 1
   /** The value (reported in `issue`) is not of the kind `ast` expects. */
   const notOfKind = (ast: AST.AST): void => {
     const message = ownMessage(ast)
@@ -224,13 +234,13 @@ const leaves = (
   const unionFailure = (union: AST.Union, failures: ReadonlyArray<SchemaIssue.Issue>): void => {
     const deep = failures.filter((member) => !isShallow(member))
     if (deep.length > 0) {
-      for (const member of deep) leaves(member, path, out)
+      for (const member of deep) leaves(member, path, out, next)
       return
     }
     const members = meantMembers(union)
     if (members.length === 1) {
       const [only] = failures
-      if (only !== undefined) return leaves(only, path, out)
+      if (only !== undefined) return leaves(only, path, out, next)
       const member = members[0]!
       return AST.isUnion(member) ? unionFailure(member, []) : notOfKind(member)
     }
@@ -258,15 +268,15 @@ const leaves = (
     case "OneOf":
       return add(`matches more than one of ${describe(issue.ast)}${got(issue)}`, typeOf(issue.ast))
     case "Pointer":
-      return leaves(issue.issue, [...path, ...issue.path.map(segment)], out)
+      return leaves(issue.issue, [...path, ...issue.path.map(segment)], out, next)
     case "Filter": {
       const message = issue.filter.annotations?.message
-      return typeof message === "string" ? add(message, "value_error") : leaves(issue.issue, path, out)
+      return typeof message === "string" ? add(message, "value_error") : leaves(issue.issue, path, out, next)
     }
     case "Encoding":
-      return leaves(issue.issue, path, out)
+      return leaves(issue.issue, path, out, next)
     case "Composite": {
-      for (const member of issue.issues) leaves(member, path, out)
+      for (const member of issue.issues) leaves(member, path, out, next)
       return
     }
     case "AnyOf":
@@ -277,6 +287,22 @@ const leaves = (
 /** Every issue of a decoding failure, each with its path and a message a person can act on, de-duplicated. */
 export const fromSchemaIssue = (issue: SchemaIssue.Issue): ReadonlyArray<Issue> =>
   locatedIssues(issue).map(({ loc, message }) => ({ path: formatPath(loc), message }))
+
+/** At most this many issues are named in the reason of a `DecodeError`. */
+const maxReasonIssues = 8
+
+/**
+ * The reason of a `DecodeError` for an answer that does not match its schema: its issues as `path: message`,
+ * at most `maxReasonIssues` of them. Built by this module's walk, which is bounded in depth and shows a
+ * value only by its kind: Effect's own formatter renders the whole value, and a value nested a few
+ * thousand levels deep overflows the stack there.
+ */
+export const decodeReason = (issue: SchemaIssue.Issue): string => {
+  const issues = fromSchemaIssue(issue)
+  const shown = issues.slice(0, maxReasonIssues).map(({ message, path }) => `${path}: ${message}`)
+  const more = issues.length - shown.length
+  return `the answer does not match the interface (${shown.join("; ")}${more > 0 ? `; and ${more} more` : ""})`
+}
 
 /**
  * Every issue of a decoding failure with its path as segments and its kind, one per problem: the same

@@ -7,6 +7,7 @@ import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
 import * as AST from "effect/SchemaAST"
 import * as SchemaParser from "effect/SchemaParser"
+import { loneSurrogateAt } from "studio-effect-core/text/wellFormed"
 import type { Accept } from "studio-effect-core/validate/accept"
 import { acceptAssistantRunRequest, acceptCreateAssistantRequest } from "studio-effect-core/validate/assistantRequests"
 import { acceptChatRequest } from "studio-effect-core/validate/chatRequest"
@@ -153,22 +154,36 @@ export const validateRequest = <S extends Schema.Top & { readonly DecodingServic
 }
 
 /**
- * An identifier as a URL path segment, encoded. An empty id, `.` or `..` fails: URLs resolve them to
- * another resource (`/runs/`, or the parent), whatever the encoding.
+ * What is wrong with an identifier as a URL path segment, or `undefined`. An empty id, `.` or `..` is
+ * refused (URLs resolve them to another resource, `/runs/` or the parent, whatever the encoding), and so is
+ * one that is not well-formed text (a lone surrogate has no UTF-8 form: it cannot be percent-encoded).
+ */
+const idProblem = (field: string, id: unknown): string | undefined => {
+  if (typeof id !== "string" || id === "" || id === "." || id === "..") {
+    return `${field} must be a non-empty string other than "." and ".."`
+  }
+  const at = loneSurrogateAt(id)
+  return at === -1 ? undefined : `${field} must be well-formed text: it holds a lone surrogate ` +
+    `(U+${id.charCodeAt(at).toString(16).toUpperCase()}) at offset ${at}, which has no UTF-8 form`
+}
+
+/**
+ * An identifier as a URL path segment, encoded; a refused one (see `idProblem`) fails with
+ * `ValidationError`, and nothing is sent.
  */
 export const pathSegment = (
   operation: string,
   field: string,
   id: string
-): Effect.Effect<string, ValidationError> =>
-  typeof id === "string" && id !== "" && id !== "." && id !== ".."
+): Effect.Effect<string, ValidationError> => {
+  const problem = idProblem(field, id)
+  return problem === undefined
     ? Effect.succeed(encodeURIComponent(id))
     : Effect.fail(
       new ValidationError({
         operation,
         source: "client",
-        issues: [
-          new ValidationIssue({ path: field, message: `${field} must be a non-empty string other than "." and ".."` })
-        ]
+        issues: [new ValidationIssue({ path: field, message: problem })]
       })
     )
+}
