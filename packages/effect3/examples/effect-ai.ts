@@ -1,12 +1,12 @@
 /**
  * An `@effect/ai` program on the Studio chat models: text, a stream, a structured answer and a toolkit
- * round trip, written against `LanguageModel` only. `StudioLanguageModel.model` is the one line that picks
- * the provider.
+ * round trip (generated, then streamed), written against `LanguageModel` only. `StudioLanguageModel.model`
+ * is the one line that picks the provider.
  *
  *   npx tsx examples/effect-ai.ts
  */
 import { LanguageModel, Prompt, Tool, Toolkit } from "@effect/ai"
-import { Console, Effect, Layer, Schema, Stream } from "effect"
+import { Chunk, Console, Effect, Layer, Schema, Stream } from "effect"
 import { StudioLanguageModel } from "studio-effect/ai"
 import { StudioLive, target } from "./layer.js"
 
@@ -27,6 +27,9 @@ const Trip = Schema.Struct({
   days: Schema.Int.pipe(Schema.between(1, 14)),
   season: Schema.Literal("spring", "summer", "autumn", "winter")
 }).annotations({ description: "A short city trip" })
+
+/** Writes text as it arrives, with no line break of its own. */
+const write = (text: string) => Effect.sync(() => process.stdout.write(text))
 
 const program = Effect.gen(function*() {
   yield* Console.log(`@effect/ai LanguageModel against ${target}`)
@@ -58,6 +61,20 @@ const program = Effect.gen(function*() {
     toolkit: Weather
   })
   yield* Console.log(`final answer: ${final.text}`)
+
+  // the same round trip streamed: LanguageModel runs the handler on the streamed tool call
+  const parts = yield* LanguageModel.streamText({ prompt: question, toolkit: Weather }).pipe(Stream.runCollect)
+  for (const part of parts) {
+    if (part.type === "tool-result") {
+      yield* Console.log(`streamed tool ${part.name} returned ${JSON.stringify(part.result)}`)
+    }
+  }
+  yield* write("streamed final answer: ")
+  yield* LanguageModel.streamText({
+    prompt: Prompt.merge(Prompt.make(question), Prompt.fromResponseParts(Chunk.toArray(parts))),
+    toolkit: Weather
+  }).pipe(Stream.runForEach((part) => part.type === "text-delta" ? write(part.delta) : Effect.void))
+  yield* write("\n")
 })
 
 const Studio = StudioLanguageModel.model("fpmodel-mini", { temperature: 0.4 })

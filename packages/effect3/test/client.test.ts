@@ -1,6 +1,6 @@
 import { FetchHttpClient } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
-import { ConfigProvider, Duration, Effect, Either, Fiber, Layer, Redacted, Stream } from "effect"
+import { ConfigProvider, Duration, Effect, Either, Fiber, Layer, Logger, Redacted, Stream } from "effect"
 import { readFileSync } from "node:fs"
 import { Chat, type ChatSchema, StudioClient, type StudioError } from "../src/index.js"
 import { version } from "../src/internal/http/version.js"
@@ -296,6 +296,39 @@ describe("configuration", () => {
       expect(error._tag).toBe("AuthError")
       expect(error.message).toContain("No API key is configured")
       expect(server.requests.length).toBe(0)
+    }).pipe(Effect.scoped))
+
+  it.effect("layerConfig without STUDIO_API_KEY and withoutKey \"reference\": the embedded service answers, saying so", () =>
+    Effect.gen(function*() {
+      const server = yield* testServer(() => ({ json: {} }))
+      const logged: Array<unknown> = []
+      const layer = StudioClient.layerConfig({ withoutKey: "reference" }).pipe(
+        Layer.provide(FetchHttpClient.layer),
+        Layer.provide(Layer.setConfigProvider(ConfigProvider.fromMap(new Map([["STUDIO_BASE_URL", server.url]])))),
+        Layer.provide(
+          Logger.replace(
+            Logger.defaultLogger,
+            Logger.make(({ logLevel, message }) => logged.push([logLevel.label, message]))
+          )
+        )
+      )
+      const reply = yield* Chat.create(request).pipe(Effect.provide(Layer.orDie(layer)))
+      expect(reply.choices[0]?.message.content).toMatch(/\S/)
+      expect(server.requests.length).toBe(0)
+      expect(JSON.stringify(logged)).toContain("reference service embedded in memory")
+      expect(JSON.stringify(logged)).toContain("WARN")
+    }).pipe(Effect.scoped))
+
+  it.effect("layerConfig with STUDIO_API_KEY and withoutKey \"reference\": the service is called", () =>
+    Effect.gen(function*() {
+      const server = yield* testServer(() => ({ json: completion }))
+      const config = ConfigProvider.fromMap(new Map([["STUDIO_API_KEY", "sk-env"], ["STUDIO_BASE_URL", server.url]]))
+      const layer = StudioClient.layerConfig({ withoutKey: "reference" }).pipe(
+        Layer.provide(FetchHttpClient.layer),
+        Layer.provide(Layer.setConfigProvider(config))
+      )
+      yield* Chat.create(request).pipe(Effect.provide(layer))
+      expect(server.requests[0]!.headers["authorization"]).toBe("Bearer sk-env")
     }).pipe(Effect.scoped))
 
   it.effect("refuses http:// to a host other than loopback unless allowed", () =>

@@ -147,7 +147,9 @@ describe("a newcomer's first steps, from the packed tarball in a fresh project",
     const tsc = packageFile("typescript", "bin/tsc")
     const resolutions = {
       NodeNext: { module: "NodeNext", moduleResolution: "NodeNext", outDir: "out" },
-      Bundler: { module: "ESNext", moduleResolution: "Bundler", noEmit: true }
+      Bundler: { module: "ESNext", moduleResolution: "Bundler", noEmit: true },
+      // the resolution of older projects, which reads `types` and `typesVersions` instead of `exports`
+      Node10: { module: "ESNext", moduleResolution: "node", noEmit: true }
     }
     for (const [name, options] of Object.entries(resolutions)) {
       const compilerOptions = { strict: true, target: "ES2022", lib: ["ES2022", "DOM"], skipLibCheck: true, ...options }
@@ -166,6 +168,48 @@ describe("a newcomer's first steps, from the packed tarball in a fresh project",
     expect(ran.stdout).toContain("reference service")
     expect(ran.stdout).toContain("completed")
 
+    // with no key, the same program runs against the embedded reference service, and says so
+    const keyless = await exec(process.execPath, ["out/main.js"], { cwd: project, env: { STUDIO_API_KEY: "" } })
+    expect(keyless.code, keyless.stderr).toBe(0)
+    expect(keyless.stdout).toContain("completed")
+    expect(keyless.stdout + keyless.stderr).toContain("reference service embedded in memory")
+
+    // a plain Node.js script on the Promise API, catching an error by its tag
+    writeFileSync(
+      join(project, "promise.mjs"),
+      [
+        `import { NotFound, Studio } from "studio-effect/promise"`,
+        `const studio = new Studio()`,
+        `const reply = await studio.chat.create({ model: "fpmodel-mini", messages: [{ role: "user", content: "Hi" }] })`,
+        `console.log("answer", reply.choices[0].message.content.length > 0)`,
+        `try {`,
+        `  await studio.assistants.retrieve("asst_missing")`,
+        `} catch (error) {`,
+        `  if (error._tag === "NotFound") console.log("caught", error._tag, error.status, error instanceof NotFound)`,
+        `}`,
+        `await studio.close()`
+      ].join("\n")
+    )
+    const promised = await exec(process.execPath, ["promise.mjs"], {
+      cwd: project,
+      env: { STUDIO_BASE_URL: serviceUrl, STUDIO_API_KEY: "newcomer-key" }
+    })
+    expect(promised.code, promised.stderr).toBe(0)
+    expect(promised.stdout).toBe("answer true\ncaught NotFound 404 true\n")
+
+    // serving over HTTP without the optional @effect/platform-node names its install line
+    writeFileSync(
+      join(project, "listen.mjs"),
+      [
+        `import { Effect } from "effect"`,
+        `import * as Reference from "studio-effect/reference"`,
+        `const exit = await Effect.runPromiseExit(Effect.scoped(Reference.listen()))`,
+        `if (exit._tag === "Failure") console.error(exit.cause.defect?.message ?? String(exit.cause))`
+      ].join("\n")
+    )
+    const listened = await exec(process.execPath, ["listen.mjs"], { cwd: project })
+    expect(listened.stderr).toContain("npm install @effect/platform-node@^0.108")
+
     const npx = (...command: ReadonlyArray<string>) => exec("npx", ["studio-effect", ...command], { cwd: project })
     const version = await npx("--version")
     expect(version.code, version.stderr).toBe(0)
@@ -175,10 +219,19 @@ describe("a newcomer's first steps, from the packed tarball in a fresh project",
     expect(chat.code, chat.stderr).toBe(0)
     expect(chat.stdout).toContain("\"Hello\"")
 
-    const run = await npx("run", "--reference", "Write two tips", "--requirement", "list=Answer as a numbered list")
+    const run = await npx(
+      "run",
+      "--reference",
+      "Write two tips",
+      "--requirement",
+      "list=Answer as a numbered list",
+      "--budget",
+      "medium"
+    )
     expect(run.code, run.stderr).toBe(0)
     expect(run.stdout).toContain("Write two tips")
-    expect(run.stdout).toMatch(/^list\s+\d\.\d\d/m)
+    // the README's example passes its requirement
+    expect(run.stdout).toMatch(/^list\s+1\.00/m)
 
     // serving needs the optional @effect/platform-node, which the README's first line does not install
     const serve = await npx("serve", "--port", "0")

@@ -214,12 +214,19 @@ export interface ConfigOptions extends Omit<StudioClientOptions, "apiKey" | "bas
   readonly apiKey?: Config.Config<Redacted.Redacted> | undefined
   /** Where the base URL is read: `Config.String("STUDIO_BASE_URL")` by default; `defaultBaseUrl` if absent. */
   readonly baseUrl?: Config.Config<string> | undefined
+  /**
+   * What a missing or empty key means: `"fail"` (the default) makes every call fail with `AuthError`;
+   * `"reference"` serves the calls from the reference service embedded in memory (no account, no network),
+   * and says so in a warning when the layer is built.
+   */
+  readonly withoutKey?: "fail" | "reference" | undefined
 }
 
 /**
  * A layer of the client configured with `Config`: the key from `STUDIO_API_KEY` and the base URL from
  * `STUDIO_BASE_URL` (optional) unless other `Config` values are given. A missing or empty key does not fail
- * the layer: every call then fails with `AuthError` ("No API key is configured"), as with `layer`. A value
+ * the layer: every call then fails with `AuthError` ("No API key is configured"), as with `layer`, unless
+ * `withoutKey: "reference"` asks for the embedded reference service instead. A value
  * that is present but invalid fails the layer with its `ConfigError`.
  *
  * @since 0.1.0
@@ -228,19 +235,23 @@ export interface ConfigOptions extends Omit<StudioClientOptions, "apiKey" | "bas
 export const layerConfig = (
   options: ConfigOptions = {}
 ): Layer.Layer<StudioClient, ValidationError | Config.ConfigError, HttpClient.HttpClient> =>
-  Layer.effect(
-    StudioClient,
-    Effect.gen(function*() {
-      const { apiKey: apiKeyConfig, baseUrl: baseUrlConfig, ...rest } = options
-      const apiKey = yield* Config.option(apiKeyConfig ?? Config.Redacted("STUDIO_API_KEY"))
-      const baseUrl = yield* Config.option(baseUrlConfig ?? Config.String("STUDIO_BASE_URL"))
-      return yield* make({
-        ...rest,
-        apiKey: Option.getOrUndefined(Option.filter(apiKey, (key) => Redacted.value(key).trim() !== "")),
-        baseUrl: Option.getOrUndefined(Option.filter(baseUrl, (url) => url.trim() !== ""))
-      })
-    })
-  )
+  Layer.unwrap(Effect.gen(function*() {
+    const { apiKey: apiKeyConfig, baseUrl: baseUrlConfig, withoutKey, ...rest } = options
+    const apiKey = yield* Config.option(apiKeyConfig ?? Config.Redacted("STUDIO_API_KEY"))
+    const baseUrl = yield* Config.option(baseUrlConfig ?? Config.String("STUDIO_BASE_URL"))
+    const key = Option.getOrUndefined(Option.filter(apiKey, (key) => Redacted.value(key).trim() !== ""))
+    if (key === undefined && withoutKey === "reference") {
+      yield* Effect.logWarning(
+        "No API key (STUDIO_API_KEY): calls go to the reference service embedded in memory, not to the Studio service"
+      )
+      const Reference = yield* Effect.promise(() => import("./reference/index.js"))
+      return Reference.layerClient({ client: rest })
+    }
+    return Layer.effect(
+      StudioClient,
+      make({ ...rest, apiKey: key, baseUrl: Option.getOrUndefined(Option.filter(baseUrl, (url) => url.trim() !== "")) })
+    )
+  }))
 
 /**
  * Reads an API key as `Redacted` (for `layer`), so it never shows in logs or errors.

@@ -90,6 +90,10 @@ export class RateLimit extends Schema.TaggedError<RateLimit>()("RateLimit", {
   retryAfter: Schema.optional(Schema.Duration),
   requestId: Schema.optional(Schema.String)
 }) {
+  /** The answer's status: always 429. */
+  get status(): 429 {
+    return 429
+  }
   override get message(): string {
     const next = this.retryAfter === undefined
       ? "Wait a little and call again, or lower your concurrency."
@@ -111,6 +115,10 @@ export class NotFound extends Schema.TaggedError<NotFound>()("NotFound", {
   method: Schema.optional(Schema.String),
   url: Schema.optional(Schema.String)
 }) {
+  /** The answer's status: always 404. */
+  get status(): 404 {
+    return 404
+  }
   /** Whether the address itself is unknown (the service's generic `Not Found`), not an id in it. */
   get unknownRoute(): boolean {
     return /^not found\.?$/i.test(this.detail.trim())

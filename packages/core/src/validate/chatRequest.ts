@@ -8,6 +8,7 @@
 import {
   type AssistantMessage,
   type Bounds,
+  canStream,
   type ChatFunction,
   type ChatMessage,
   type ChatRequest,
@@ -273,8 +274,6 @@ export const acceptChatRequest = (input: unknown): ChatRequest | undefined => {
   // the rules that relate several fields
   const n = request.n ?? 1
   if (n > 1 && request.temperature === 0) return undefined
-  if (request.stream === true && (n !== 1 || (request.tools !== undefined && request.tools.length > 0))) {
-    return undefined
-  }
+  if (request.stream === true && !canStream(request)) return undefined
   return request
 }

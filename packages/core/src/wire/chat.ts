@@ -298,6 +298,19 @@ export interface ChatRequest {
   readonly stream?: boolean | undefined
 }
 
+/**
+ * Whether the service can stream a completion of this request: a streamed completion has exactly one choice
+ * and calls no tool.
+ *
+ * @since 0.1.0
+ * @category rules
+ */
+export const canStream = (request: {
+  readonly n?: number | null | undefined
+  readonly tools?: ReadonlyArray<unknown> | null | undefined
+}): boolean =>
+  (request.n ?? 1) === 1 && (request.tools === undefined || request.tools === null || request.tools.length === 0)
+
 // ---------------------------------------------------------------------------------------------------------
 // the response
 // ---------------------------------------------------------------------------------------------------------

@@ -19,6 +19,7 @@ import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 import * as Tracer from "effect/Tracer"
 import type { Simplify } from "effect/Types"
+import { canStream } from "studio-effect-core/wire/chat"
 import type { ChatModel } from "studio-effect-core/wire/models"
 import * as Chat from "../Chat.js"
 import type { ChatCompletion, ChatRequest } from "../ChatSchema.js"
@@ -26,7 +27,7 @@ import { StudioClient } from "../StudioClient.js"
 import { StudioError } from "../StudioError.js"
 import { fromStudioError } from "./internal/aiError.js"
 import { chatMessages, chatTools, objectInstruction } from "./internal/messages.js"
-import { chunkParts, completionParts, objectNotConforming } from "./internal/parts.js"
+import { chunkParts, completionParts, completionStreamParts, objectNotConforming } from "./internal/parts.js"
 
 /**
  * A chat model id: the interface's models are offered for completion, any other id is passed through.
@@ -154,25 +155,35 @@ export const make = Effect.fnUntraced(function*(options: {
       }
     })
 
+  /** The one non-streamed call of a request, a child of the `LanguageModel` span. */
+  const complete = (request: ChatRequest, method: string, span: Tracer.Span) =>
+    Chat.create(request).pipe(
+      Effect.provideService(StudioClient, client),
+      Effect.provideService(Tracer.ParentSpan, span),
+      Effect.mapError(fromStudioError(method)),
+      Effect.tap((completion) => Effect.sync(() => annotateCompletion(span, completion, checked(request))))
+    )
+
   return yield* LanguageModel.make({
     generateText: (providerOptions) =>
       Effect.gen(function*() {
         const request = yield* chatRequest(providerOptions)
         annotateRequest(providerOptions.span, request)
-        const completion = yield* Chat.create(request).pipe(
-          Effect.provideService(StudioClient, client),
-          Effect.mapError(fromStudioError("generateText"))
-        )
-        annotateCompletion(providerOptions.span, completion, checked(request))
+        const completion = yield* complete(request, "generateText", providerOptions.span)
         const format = providerOptions.responseFormat
         if (format.type === "json") yield* checkObject(completion, format.schema)
-        return yield* completionParts(completion, request.model)
+        return yield* completionParts(completion, request.model, "generateText")
       }),
     streamText: (providerOptions) =>
       Stream.unwrap(Effect.gen(function*() {
         const request = yield* chatRequest(providerOptions)
-        if (request.tools !== undefined) return yield* streamWithTools
         annotateRequest(providerOptions.span, request)
+        if (!canStream(request)) {
+          // the service streams neither tool calls nor several choices: it allows one call, given as a stream
+          const completion = yield* complete(request, "streamText", providerOptions.span)
+          // one part at a time, as a streamed completion gives them: the tool results come before the finish
+          return Stream.rechunk(Stream.fromIterable(yield* completionStreamParts(completion, request.model)), 1)
+        }
         return chunkParts(Chat.stream(request), request.model).pipe(
           Stream.provideService(StudioClient, client),
           // the SDK's span of the stream is a child of LanguageModel's, as for generateText
@@ -233,14 +244,6 @@ const isStudioError = Schema.is(StudioError)
 // =============================================================================
 // Internals
 // =============================================================================
-
-/** The service cannot stream a completion that may call tools; quietly not streaming would change behaviour. */
-const streamWithTools = new AiError.MalformedInput({
-  module: "StudioLanguageModel",
-  method: "streamText",
-  description: "the Studio service cannot stream a completion that may call tools: " +
-    "use generateText with a toolkit, or streamText with toolChoice \"none\""
-})
 
 /**
  * The text of a structured answer decoded by the schema `generateObject` was given. `LanguageModel` decodes

@@ -1,13 +1,14 @@
 /**
  * The rules `StudioLanguageModel` applies, as properties: the chat parameters are checked exactly as
  * `Chat.create` checks them, a tool choice the service cannot keep is refused (and nothing is sent), a
- * stream that may call tools is refused, and text prompts become the same chat messages.
+ * request the service cannot stream is made once unstreamed, and text prompts become the same chat messages.
  */
 import * as LanguageModel from "@effect/ai/LanguageModel"
 import * as Prompt from "@effect/ai/Prompt"
 import * as Tool from "@effect/ai/Tool"
 import * as Toolkit from "@effect/ai/Toolkit"
 import { describe, expect, it } from "@effect/vitest"
+import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
@@ -120,17 +121,30 @@ describe("StudioLanguageModel rules", () => {
     )
   })
 
-  it("streamText refuses exactly the requests that would carry tools", async () => {
+  it("streamText streams exactly the requests the service can stream, and makes the others once unstreamed", async () => {
+    const choices = fc.integer({ min: 1, max: 3 })
     await fc.assert(
-      fc.asyncProperty(toolChoices.filter((choice) => !forces(choice)), async (toolChoice) => {
-        const { requests, studio } = service()
+      fc.asyncProperty(toolChoices.filter((choice) => !forces(choice)), choices, async (toolChoice, n) => {
+        const { requests, studio } = service({ n, temperature: 0.5 })
         const result = await Effect.runPromise(
           Effect.either(
-            Stream.runDrain(LanguageModel.streamText({ prompt: "Search my notes", toolkit: Notes, toolChoice }))
+            Stream.runCollect(LanguageModel.streamText({ prompt: "Search my notes", toolkit: Notes, toolChoice }))
           ).pipe(Effect.provide(NotesLive), Effect.provide(studio))
         )
-        expect(Either.isLeft(result)).toBe(toolChoice !== "none")
-        expect(requests).toHaveLength(toolChoice === "none" ? 1 : 0)
+        expect(Either.isRight(result)).toBe(true)
+        if (!Either.isRight(result)) return
+        const streamed = toolChoice === "none" && n === 1
+        // the reference model is asked once per choice
+        expect(requests).toHaveLength(n)
+        for (const request of requests) {
+          expect(request.stream).toBe(streamed ? true : undefined)
+          expect(request.tools?.map((tool) => tool.function.name)).toEqual(
+            toolChoice === "none" ? undefined : ["search_notes"]
+          )
+        }
+        const parts = Array.from(Chunk.toArray(result.right))
+        expect(parts[0]?.type).toBe("response-metadata")
+        expect(parts[parts.length - 1]?.type).toBe("finish")
       }),
       runs
     )

@@ -1,6 +1,7 @@
 /**
  * `StudioLanguageModel` over a real socket: the reference service listening on 127.0.0.1, called through
- * both HTTP transports (fetch and undici), with text, a stream, structured output and a toolkit round trip.
+ * both HTTP transports (fetch and undici), with text, a stream, structured output and a toolkit round trip
+ * (generated, and streamed).
  */
 import * as LanguageModel from "@effect/ai/LanguageModel"
 import * as Prompt from "@effect/ai/Prompt"
@@ -10,6 +11,7 @@ import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
 import type * as HttpClient from "@effect/platform/HttpClient"
 import { describe, expect, it } from "@effect/vitest"
+import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Redacted from "effect/Redacted"
@@ -39,7 +41,7 @@ const transports: ReadonlyArray<readonly [string, Layer.Layer<HttpClient.HttpCli
 
 for (const [name, transport] of transports) {
   describe(`StudioLanguageModel over a socket with ${name}`, () => {
-    it.scopedLive("generateText, streamText, generateObject and a toolkit round trip", () =>
+    it.scopedLive("generateText, streamText, generateObject and a toolkit round trip, generated and streamed", () =>
       Effect.gen(function*() {
         const server = yield* Reference.listen({ apiKeys: ["socket-key"] })
         const studio = Layer.provide(
@@ -71,6 +73,17 @@ for (const [name, transport] of transports) {
           })
           expect(final.finishReason).toBe("stop")
           expect(final.text).toContain("The lookup_population tool returned: 709000")
+
+          // streamed with the toolkit: the handler runs, and the conversation goes on from the streamed parts
+          const streamedFirst = Chunk.toArray(
+            yield* LanguageModel.streamText({ prompt: question, toolkit: Census }).pipe(Stream.runCollect)
+          )
+          expect(streamedFirst.flatMap((part) => part.type === "tool-result" ? [part.result] : [])).toEqual([709_000])
+          const streamedFinal = yield* LanguageModel.streamText({
+            prompt: Prompt.merge(Prompt.make(question), Prompt.fromResponseParts(streamedFirst)),
+            toolkit: Census
+          }).pipe(Stream.runFold("", (all, part) => part.type === "text-delta" ? all + part.delta : all))
+          expect(streamedFinal).toBe(final.text)
         }).pipe(Effect.provide(CensusLive), Effect.provide(studio))
       }))
   })

@@ -19,14 +19,15 @@ import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 import * as Tracer from "effect/Tracer"
 import type { Simplify } from "effect/Types"
+import { canStream } from "studio-effect-core/wire/chat"
 import type { ChatModel } from "studio-effect-core/wire/models"
 import * as Chat from "../Chat.js"
 import type { ChatCompletion, ChatRequest } from "../ChatSchema.js"
 import { StudioClient } from "../StudioClient.js"
 import { StudioError } from "../StudioError.js"
-import { aiError, fromStudioError } from "./internal/aiError.js"
+import { fromStudioError } from "./internal/aiError.js"
 import { chatMessages, chatTools, objectInstruction } from "./internal/messages.js"
-import { chunkParts, completionParts } from "./internal/parts.js"
+import { chunkParts, completionParts, completionStreamParts } from "./internal/parts.js"
 
 /**
  * A chat model id: the interface's models are offered for completion, any other id is passed through.
@@ -154,23 +155,33 @@ export const make = Effect.fnUntraced(function*(options: {
       }
     })
 
+  /** The one non-streamed call of a request, a child of the `LanguageModel` span. */
+  const complete = (request: ChatRequest, method: string, span: Tracer.Span) =>
+    Chat.create(request).pipe(
+      Effect.provideService(StudioClient, client),
+      Effect.provideService(Tracer.ParentSpan, span),
+      Effect.mapError(fromStudioError(method)),
+      Effect.tap((completion) => Effect.sync(() => annotateCompletion(span, completion, checked(request))))
+    )
+
   return yield* LanguageModel.make({
     generateText: (providerOptions) =>
       Effect.gen(function*() {
         const request = yield* chatRequest(providerOptions)
         annotateRequest(providerOptions.span, request)
-        const completion = yield* Chat.create(request).pipe(
-          Effect.provideService(StudioClient, client),
-          Effect.mapError(fromStudioError("generateText"))
-        )
-        annotateCompletion(providerOptions.span, completion, checked(request))
-        return yield* completionParts(completion, request.model)
+        const completion = yield* complete(request, "generateText", providerOptions.span)
+        return yield* completionParts(completion, request.model, "generateText")
       }),
     streamText: (providerOptions) =>
       Stream.unwrap(Effect.gen(function*() {
         const request = yield* chatRequest(providerOptions)
-        if (request.tools !== undefined) return yield* streamWithTools
         annotateRequest(providerOptions.span, request)
+        if (!canStream(request)) {
+          // the service streams neither tool calls nor several choices: it allows one call, given as a stream
+          const completion = yield* complete(request, "streamText", providerOptions.span)
+          // one part at a time, as a streamed completion gives them
+          return Stream.rechunk(Stream.fromIterable(yield* completionStreamParts(completion, request.model)), 1)
+        }
         return chunkParts(Chat.stream(request), request.model).pipe(
           Stream.provideService(StudioClient, client),
           // the SDK's span of the stream is a child of LanguageModel's, as for generateText
@@ -233,15 +244,6 @@ const isStudioError = Schema.is(StudioError)
 // =============================================================================
 // Internals
 // =============================================================================
-
-/** The service cannot stream a completion that may call tools; quietly not streaming would change behaviour. */
-const streamWithTools = aiError(
-  "streamText",
-  new AiError.InvalidUserInputError({
-    description: "the Studio service cannot stream a completion that may call tools: " +
-      "use generateText with a toolkit, or streamText with toolChoice \"none\""
-  })
-)
 
 const stopSequences = (stop: ChatRequest["stop"]): ReadonlyArray<string> | undefined =>
   stop === undefined || stop === null ? undefined : typeof stop === "string" ? [stop] : stop

@@ -133,4 +133,20 @@ export const serve = (options: ReferenceOptions = {}): Layer.Layer<never, never,
 export const listen = (
   options: ListenOptions = {}
 ): Effect.Effect<Listening, HttpServerError.ServeError, Scope.Scope> =>
-  Effect.flatMap(Effect.promise(() => import("./node.js")), (node) => node.listen(options))
+  Effect.flatMap(Effect.promise(() => import("./node.js").catch(namingPlatformNode)), (node) => node.listen(options))
+
+/** A missing `@effect/platform-node` as an error that says how to install it (its `code` kept). */
+const namingPlatformNode = (cause: unknown): never => {
+  const missing = typeof cause === "object" && cause !== null && (cause as { code?: unknown }).code ===
+      "ERR_MODULE_NOT_FOUND" &&
+    String((cause as Error).message).includes("@effect/platform-node")
+  if (!missing) throw cause
+  throw Object.assign(
+    new Error(
+      "Serving the reference service over HTTP needs @effect/platform-node, an optional dependency: " +
+        "npm install @effect/platform-node@^4.1",
+      { cause }
+    ),
+    { code: "ERR_MODULE_NOT_FOUND" }
+  )
+}

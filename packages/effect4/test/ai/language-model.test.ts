@@ -290,17 +290,76 @@ describe("StudioLanguageModel.streamText", () => {
       expect(seen[seen.length - 1]).toBe("finish")
     }).pipe(Effect.provide(studio({ streamEventDelay: "1 second" }))))
 
-  it.effect("with a toolkit that may call tools it fails with InvalidUserInputError, sending nothing", () => {
+  it.effect("with a toolkit it makes the one call the service allows and streams its parts; the handler runs", () => {
     const { model, requests } = recording()
+    const calls: Array<unknown> = []
     return Effect.gen(function*() {
+      const first = yield* LanguageModel.streamText({ prompt: question, toolkit: Weather }).pipe(Stream.runCollect)
+      expect(requests).toHaveLength(1)
+      expect(requests[0]?.stream).toBeUndefined()
+      expect(requests[0]?.tools?.map((tool) => tool.function.name)).toEqual(["get_weather"])
+      expect(first.map((part) => part.type)).toEqual(["response-metadata", "tool-call", "tool-result", "finish"])
+      expect(calls).toEqual([{ city: "Paris", unit: "celsius" }])
+      const result = first.find((part) => part.type === "tool-result")
+      expect(result?.type === "tool-result" && result.result).toEqual({
+        city: "Paris",
+        temperature: 21,
+        unit: "celsius"
+      })
+      const finish = first[first.length - 1]
+      expect(finish?.type === "finish" && finish.reason).toBe("tool-calls")
+
+      // the conversation goes on from the streamed parts, as it does from any provider's
+      const conversation = Prompt.concat(Prompt.make(question), Prompt.fromResponseParts(first))
+      const second = yield* LanguageModel.streamText({ prompt: conversation, toolkit: Weather }).pipe(Stream.runCollect)
+      const whole = yield* LanguageModel.generateText({ prompt: conversation, toolkit: Weather })
+      expect(second.map((part) => part.type)).toEqual([
+        "response-metadata",
+        "text-start",
+        "text-delta",
+        "text-end",
+        "finish"
+      ])
+      const text = second.flatMap((part) => part.type === "text-delta" ? [part.delta] : []).join("")
+      expect(text).toContain("The get_weather tool returned: {\"city\":\"Paris\",\"temperature\":21")
+      expect(text).toBe(whole.text)
+      const end = second[second.length - 1]
+      expect(end?.type === "finish" && end.reason).toBe("stop")
+      expect(end?.type === "finish" && end.usage).toEqual(whole.usage)
+      expect(calls).toHaveLength(1)
+    }).pipe(Effect.provide(weatherHandled(calls)), Effect.provide(studio({ model }, { temperature: 0 })))
+  })
+
+  it.effect("with a toolkit, a failure of the one call is the same AiError as generateText's", () =>
+    Effect.gen(function*() {
       const error = yield* LanguageModel.streamText({ prompt: question, toolkit: Weather }).pipe(
         Stream.runDrain,
         Effect.flip
       )
-      expect(error.reason._tag).toBe("InvalidUserInputError")
-      expect(error.message).toMatch(/cannot stream a completion that may call tools: use generateText/)
-      expect(requests).toHaveLength(0)
-    }).pipe(Effect.provide(weatherHandled([])), Effect.provide(studio({ model })))
+      expect(error.reason._tag).toBe("RateLimitError")
+      expect(error.method).toBe("streamText")
+      expect(error.retryAfter).toEqual(Duration.seconds(3))
+      expect(Option.map(StudioLanguageModel.studioError(error), (cause) => cause._tag)).toEqual(
+        Option.some("RateLimit")
+      )
+    }).pipe(
+      Effect.provide(weatherHandled([])),
+      Effect.provide(studio({ faults: [Reference.Fault.status(429, { headers: { "retry-after": "3" } })] }))
+    ))
+
+  it.effect("with n above 1, which the service cannot stream either, it streams the first choice of one call", () => {
+    const { model, requests } = recording()
+    return Effect.gen(function*() {
+      const parts = yield* LanguageModel.streamText({ prompt: "Tell me about the tides" }).pipe(Stream.runCollect)
+      // the reference model answers each choice apart; none of them was streamed
+      expect(requests.map((request) => request.stream)).toEqual([undefined, undefined, undefined])
+      const text = parts.flatMap((part) => part.type === "text-delta" ? [part.delta] : []).join("")
+      const finish = parts[parts.length - 1]
+      const choices = finish?.type === "finish" ? finish.metadata.studio?.choices ?? [] : []
+      expect(choices.map((choice) => choice.index)).toEqual([0, 1, 2])
+      expect(choices[0]?.content).toBe(text)
+      expect(text).toMatch(/tides/)
+    }).pipe(Effect.provide(studio({ model }, { n: 3, temperature: 0.8 })))
   })
 
   it.effect("with a toolkit and toolChoice none it streams, and the request carries no tools", () => {
@@ -473,6 +532,44 @@ describe("StudioLanguageModel with a toolkit", () => {
     }).pipe(Effect.provide(weatherHandled([])), Effect.provide(studio({ model })))
   })
 
+  it.effect("toolChoice oneOf sends only the tools it names, and streamText keeps to them too", () => {
+    const { model, requests } = recording()
+    const GetTime = Tool.make("get_time", {
+      description: "The local time of a city",
+      parameters: Schema.Struct({ city: Schema.String }),
+      success: Schema.String
+    })
+    const Both = Toolkit.make(GetWeather, GetTime)
+    const times: Array<unknown> = []
+    return Effect.gen(function*() {
+      const generated = yield* LanguageModel.generateText({
+        prompt: question,
+        toolkit: Both,
+        toolChoice: { oneOf: ["get_time"] }
+      })
+      const streamed = yield* LanguageModel.streamText({
+        prompt: question,
+        toolkit: Both,
+        toolChoice: { oneOf: ["get_time"] }
+      }).pipe(Stream.runCollect)
+      expect(requests.map((request) => request.tools?.map((tool) => tool.function.name))).toEqual([
+        ["get_time"],
+        ["get_time"]
+      ])
+      expect(generated.toolCalls.map((call) => call.name)).toEqual(["get_time"])
+      expect(Array.from(streamed).flatMap((part) => part.type === "tool-result" ? [part.name] : [])).toEqual([
+        "get_time"
+      ])
+      expect(times).toEqual([{ city: "Paris" }, { city: "Paris" }])
+    }).pipe(
+      Effect.provide(Both.toLayer({
+        get_weather: () => Effect.die("not offered"),
+        get_time: (params) => Effect.sync(() => (times.push(params), "noon"))
+      })),
+      Effect.provide(studio({ model }))
+    )
+  })
+
   it.effect("a tool without a description, which the service requires, is refused with a hint", () => {
     const Bare = Toolkit.make(Tool.make("ping"))
     return Effect.gen(function*() {
@@ -599,9 +696,18 @@ describe("StudioLanguageModel errors and spans", () => {
     return Effect.gen(function*() {
       const response = yield* LanguageModel.generateText({ prompt: "Tell me about the tides" })
       yield* LanguageModel.streamText({ prompt: "Tell me about the tides" }).pipe(Stream.runDrain)
-      const generate = recorded.spans.find((span) => span.name === "LanguageModel.generateText")!
-      const streamed = recorded.spans.find((span) => span.name === "LanguageModel.streamText")!
-      for (const span of [generate, streamed]) {
+      // n above 1 is streamed from one call the service allows; its span is annotated the same way
+      yield* LanguageModel.streamText({ prompt: "Tell me about the tides" }).pipe(
+        Stream.runDrain,
+        StudioLanguageModel.withConfigOverride({ n: 2, temperature: 0.5 })
+      )
+      const [generate, streamed, unstreamed] = ["LanguageModel.generateText", "LanguageModel.streamText"].flatMap(
+        (name) => recorded.spans.filter((span) => span.name === name)
+      )
+      expect(unstreamed?.attributes.get("gen_ai.request.temperature")).toBe(0.5)
+      expect(unstreamed?.attributes.get("gen_ai.response.finish_reasons")).toEqual(["stop", "stop"])
+      expect(unstreamed?.attributes.get("gen_ai.response.id")).toMatch(/^chat-/)
+      for (const span of [generate!, streamed!]) {
         expect(span.attributes.get("gen_ai.provider.name")).toBe("studio")
         expect(span.attributes.get("gen_ai.operation.name")).toBe("chat")
         expect(span.attributes.get("gen_ai.request.model")).toBe("fpmodel-mini")
@@ -646,7 +752,10 @@ describe("StudioLanguageModel spans", () => {
       yield* LanguageModel.streamText({ prompt: "Tell me about the tides" }).pipe(Stream.runDrain)
       expect(parentOf.get("studio.chat.create")).toBe("LanguageModel.generateText")
       expect(parentOf.get("studio.chat.stream")).toBe("LanguageModel.streamText")
-    }).pipe(Effect.provide(studio()), Effect.withTracer(tracer))
+      // with a toolkit, the one call the service allows is made under the stream's span
+      yield* LanguageModel.streamText({ prompt: question, toolkit: Weather }).pipe(Stream.runDrain)
+      expect(parentOf.get("studio.chat.create")).toBe("LanguageModel.streamText")
+    }).pipe(Effect.provide(weatherHandled([])), Effect.provide(studio()), Effect.withTracer(tracer))
   })
 })
 

@@ -1,7 +1,7 @@
 /**
  * The rules `StudioLanguageModel` applies, as properties: the chat parameters are checked exactly as
  * `Chat.create` checks them, a tool choice the service cannot keep is refused (and nothing is sent), a
- * stream that may call tools is refused, and text prompts become the same chat messages.
+ * request the service cannot stream is made once unstreamed, and text prompts become the same chat messages.
  */
 import { describe, expect, it } from "@effect/vitest"
 import * as LanguageModel from "effect/ai/LanguageModel"
@@ -120,17 +120,30 @@ describe("StudioLanguageModel rules", () => {
     )
   })
 
-  it("streamText refuses exactly the requests that would carry tools", async () => {
+  it("streamText streams exactly the requests the service can stream, and makes the others once unstreamed", async () => {
+    const choices = fc.integer({ min: 1, max: 3 })
     await fc.assert(
-      fc.asyncProperty(toolChoices.filter((choice) => !forces(choice)), async (toolChoice) => {
-        const { requests, studio } = service()
+      fc.asyncProperty(toolChoices.filter((choice) => !forces(choice)), choices, async (toolChoice, n) => {
+        const { requests, studio } = service({ n, temperature: 0.5 })
         const result = await Effect.runPromise(
           Effect.result(
-            Stream.runDrain(LanguageModel.streamText({ prompt: "Search my notes", toolkit: Notes, toolChoice }))
+            Stream.runCollect(LanguageModel.streamText({ prompt: "Search my notes", toolkit: Notes, toolChoice }))
           ).pipe(Effect.provide(NotesLive), Effect.provide(studio))
         )
-        expect(Result.isFailure(result)).toBe(toolChoice !== "none")
-        expect(requests).toHaveLength(toolChoice === "none" ? 1 : 0)
+        expect(Result.isSuccess(result)).toBe(true)
+        if (!Result.isSuccess(result)) return
+        const streamed = toolChoice === "none" && n === 1
+        // the reference model is asked once per choice
+        expect(requests).toHaveLength(n)
+        for (const request of requests) {
+          expect(request.stream).toBe(streamed ? true : undefined)
+          expect(request.tools?.map((tool) => tool.function.name)).toEqual(
+            toolChoice === "none" ? undefined : ["search_notes"]
+          )
+        }
+        const parts = Array.from(result.success)
+        expect(parts[0]?.type).toBe("response-metadata")
+        expect(parts[parts.length - 1]?.type).toBe("finish")
       }),
       runs
     )

@@ -1,7 +1,7 @@
 /**
  * `StudioLanguageModel` over a real socket: the reference service listening on 127.0.0.1, called through
  * both HTTP transports (fetch and `NodeHttpClient`'s undici), with text, a stream, structured output and a
- * toolkit round trip.
+ * toolkit round trip (generated, and streamed).
  */
 import { describe, expect, it } from "@effect/vitest"
 import * as LanguageModel from "effect/ai/LanguageModel"
@@ -31,7 +31,7 @@ const Answer = Schema.Struct({ city: Schema.String, large: Schema.Boolean })
 
 for (const [name, transport] of transportLayers) {
   describe(`StudioLanguageModel over a socket with ${name}`, () => {
-    it.live("generateText, streamText, generateObject and a toolkit round trip", () =>
+    it.live("generateText, streamText, generateObject and a toolkit round trip, generated and streamed", () =>
       Effect.gen(function*() {
         const server = yield* Reference.listen({ apiKeys: ["socket-key"] })
         const studio = Layer.provide(
@@ -63,6 +63,17 @@ for (const [name, transport] of transportLayers) {
           })
           expect(final.finishReason).toBe("stop")
           expect(final.text).toContain("The lookup_population tool returned: 709000")
+
+          // streamed with the toolkit: the handler runs, and the conversation goes on from the streamed parts
+          const streamedFirst = yield* LanguageModel.streamText({ prompt: question, toolkit: Census }).pipe(
+            Stream.runCollect
+          )
+          expect(streamedFirst.flatMap((part) => part.type === "tool-result" ? [part.result] : [])).toEqual([709_000])
+          const streamedFinal = yield* LanguageModel.streamText({
+            prompt: Prompt.concat(Prompt.make(question), Prompt.fromResponseParts(streamedFirst)),
+            toolkit: Census
+          }).pipe(Stream.runFold(() => "", (all, part) => part.type === "text-delta" ? all + part.delta : all))
+          expect(streamedFinal).toBe(final.text)
         }).pipe(Effect.provide(CensusLive), Effect.provide(studio))
       }))
   })

@@ -53,23 +53,31 @@ const toolParams = (method: string, name: string, text: string): Effect.Effect<u
       )
   })
 
+/** The parts a completion becomes. */
+type CompletionPart =
+  | Response.ResponseMetadataPartEncoded
+  | Response.TextPartEncoded
+  | Response.ToolCallPartEncoded
+  | Response.FinishPartEncoded
+
 /**
  * The parts of a completion: its metadata, the first choice's text and tool calls, and a finish part with
- * the reason and usage.
+ * the reason and usage. `method` is the `LanguageModel` method whose errors they are.
  */
 export const completionParts = (
   completion: ChatCompletion,
-  model: string
-): Effect.Effect<Array<Response.PartEncoded>, AiError.AiError> =>
+  model: string,
+  method: string
+): Effect.Effect<Array<CompletionPart>, AiError.AiError> =>
   Effect.gen(function*() {
     const first = completion.choices.find((choice) => choice.index === 0) ?? completion.choices[0]
     if (first === undefined) {
       return yield* aiError(
-        "generateText",
+        method,
         new AiError.InvalidResponseError({ description: `the completion ${completion.id} has no choices` })
       )
     }
-    const parts: Array<Response.PartEncoded> = [{ type: "response-metadata", id: completion.id, modelId: model }]
+    const parts: Array<CompletionPart> = [{ type: "response-metadata", id: completion.id, modelId: model }]
     const content = first.message.content
     if (content !== null && content !== "") parts.push({ type: "text", text: content })
     for (const call of first.message.tool_calls ?? []) {
@@ -77,7 +85,7 @@ export const completionParts = (
         type: "tool-call",
         id: call.id,
         name: call.function.name,
-        params: yield* toolParams("generateText", call.function.name, call.function.arguments)
+        params: yield* toolParams(method, call.function.name, call.function.arguments)
       })
     }
     parts.push({
@@ -100,6 +108,29 @@ export const completionParts = (
     })
     return parts
   })
+
+/**
+ * The parts of a completion as a stream gives them, for a completion the service cannot stream (one that
+ * may call tools, or has several choices): the same parts, the text as one delta between a text start and
+ * end.
+ */
+export const completionStreamParts = (
+  completion: ChatCompletion,
+  model: string
+): Effect.Effect<Array<Response.StreamPartEncoded>, AiError.AiError> =>
+  Effect.map(
+    completionParts(completion, model, "streamText"),
+    (parts) =>
+      parts.flatMap((part): Array<Response.StreamPartEncoded> =>
+        part.type === "text"
+          ? [
+            { type: "text-start", id: completion.id },
+            { type: "text-delta", id: completion.id, delta: part.text },
+            { type: "text-end", id: completion.id }
+          ]
+          : [part]
+      )
+  )
 
 /**
  * The parts of a streamed completion: its metadata with the first chunk, the text of the first choice as

@@ -1,0 +1,220 @@
+/**
+ * The SDK for code that does not use Effect: `new Studio()` gives every operation as a function returning a
+ * `Promise` (streams as an `AsyncIterable`), run by one `ManagedRuntime` that `close()` releases. A call
+ * rejects with the same tagged error classes the Effect API fails with (`_tag`, `status`, `requestId`,
+ * `instanceof`), and stops when its `AbortSignal` aborts, rejecting with the signal's reason.
+ *
+ * @since 0.2.0
+ */
+import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
+import type * as HttpClient from "@effect/platform/HttpClient"
+import * as Cause from "effect/Cause"
+import * as Config from "effect/Config"
+import * as ConfigProvider from "effect/ConfigProvider"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import * as Layer from "effect/Layer"
+import * as ManagedRuntime from "effect/ManagedRuntime"
+import * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
+import * as Stream from "effect/Stream"
+import * as Assistants from "../Assistants.js"
+import type {
+  Assistant,
+  AssistantList,
+  AssistantRunRequest,
+  CreateAssistantRequest,
+  DeletedAssistant,
+  ModifyAssistantRequest
+} from "../AssistantSchema.js"
+import * as Chat from "../Chat.js"
+import type { ChatCompletion, ChatCompletionChunk, ChatRequest } from "../ChatSchema.js"
+import * as Maestro from "../Maestro.js"
+import type { MaestroRun, RunRequest } from "../MaestroSchema.js"
+import type { ReferenceOptions } from "../reference/app.js"
+import * as StudioClient from "../StudioClient.js"
+
+export * from "../StudioError.js"
+
+/**
+ * Options of `new Studio()`: those of `StudioClient.layerConfig`, with the key and the base URL read from
+ * `STUDIO_API_KEY` and `STUDIO_BASE_URL` when not given, and the transport (`FetchHttpClient.layer` by
+ * default) as a layer.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface StudioOptions extends Omit<StudioClient.ConfigOptions, "apiKey" | "baseUrl"> {
+  /** The key, as text or `Redacted`; `STUDIO_API_KEY` from the environment when not given. */
+  readonly apiKey?: string | Redacted.Redacted | undefined
+  /** The service's address; `STUDIO_BASE_URL` from the environment, then `StudioClient.defaultBaseUrl`. */
+  readonly baseUrl?: string | undefined
+  /** The transport: `FetchHttpClient.layer` when not given. */
+  readonly httpClient?: Layer.Layer<HttpClient.HttpClient> | undefined
+  /**
+   * A ready client instead (for example `Reference.layerClient()`, or `StudioClient.layer` over another
+   * transport); the other options are then not read.
+   */
+  readonly client?: Layer.Layer<StudioClient.StudioClient, unknown> | undefined
+}
+
+/**
+ * Options of one call: an `AbortSignal` that stops it, and the settings that change for this call.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface CallOptions {
+  readonly signal?: AbortSignal | undefined
+  readonly requestOptions?: StudioClient.RequestOptions | undefined
+}
+
+/**
+ * The client of the Studio service for code that does not use Effect.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export class Studio {
+  /**
+   * A client of a fresh reference service embedded in memory: no key, no network.
+   */
+  static reference(options: ReferenceOptions = {}): Studio {
+    return new Studio({
+      client: Layer.unwrapEffect(
+        Effect.map(Effect.promise(() => import("../reference/index.js")), (_) => _.layerClient(options))
+      )
+    })
+  }
+
+  private readonly runtime: ManagedRuntime.ManagedRuntime<StudioClient.StudioClient, unknown>
+
+  constructor(options: StudioOptions = {}) {
+    this.runtime = ManagedRuntime.make(options.client ?? clientLayer(options))
+  }
+
+  readonly chat = {
+    /** A chat completion. */
+    create: (request: ChatRequest, options?: CallOptions): Promise<ChatCompletion> =>
+      this.run(Chat.create(request), options),
+    /** A streamed chat completion, chunk by chunk. */
+    stream: (request: ChatRequest, options?: CallOptions): AsyncIterable<ChatCompletionChunk> =>
+      this.iterate(Chat.stream(request), options),
+    /** A streamed chat completion's text, as it arrives. */
+    streamText: (request: ChatRequest, options?: CallOptions): AsyncIterable<string> =>
+      this.iterate(Chat.textDeltas(Chat.stream(request)), options)
+  }
+
+  readonly maestro = {
+    /** Starts a run; it may still be in progress (see `createAndPoll`). */
+    create: (request: RunRequest, options?: CallOptions): Promise<MaestroRun> =>
+      this.run(Maestro.create(request), options),
+    /** A run's current state. */
+    retrieve: (runId: string, options?: CallOptions): Promise<MaestroRun> => this.run(Maestro.retrieve(runId), options),
+    /** Polls a run until it is terminal: `failed` rejects with `RunFailed`, the deadline with `PollTimeout`. */
+    poll: (run: string | MaestroRun, options?: CallOptions & Maestro.PollOptions): Promise<MaestroRun> =>
+      this.run(Maestro.poll(run, options), options),
+    /** Starts a run and polls it until it is terminal. */
+    createAndPoll: (request: RunRequest, options?: CallOptions & Maestro.PollOptions): Promise<MaestroRun> =>
+      this.run(Maestro.createAndPoll(request, options), options)
+  }
+
+  readonly assistants = {
+    create: (request: CreateAssistantRequest, options?: CallOptions): Promise<Assistant> =>
+      this.run(Assistants.create(request), options),
+    retrieve: (assistantId: string, options?: CallOptions): Promise<Assistant> =>
+      this.run(Assistants.retrieve(assistantId), options),
+    list: (listOptions?: Assistants.ListOptions, options?: CallOptions): Promise<AssistantList> =>
+      this.run(Assistants.list(listOptions), options),
+    update: (
+      assistantId: string,
+      request: ModifyAssistantRequest,
+      options?: CallOptions
+    ): Promise<Assistant> => this.run(Assistants.update(assistantId, request), options),
+    delete: (assistantId: string, options?: CallOptions): Promise<DeletedAssistant> =>
+      this.run(Assistants.delete(assistantId), options),
+    /** Runs a stored assistant; the run may still be in progress (see `runAndPoll`). */
+    run: (
+      assistantId: string,
+      request: AssistantRunRequest,
+      options?: CallOptions & Assistants.RunOptions
+    ): Promise<MaestroRun> => this.run(Assistants.run(assistantId, request, options), options),
+    /** Runs a stored assistant and polls the run until it is terminal. */
+    runAndPoll: (
+      assistantId: string,
+      request: AssistantRunRequest,
+      options?: CallOptions & Assistants.RunAndPollOptions
+    ): Promise<MaestroRun> => this.run(Assistants.runAndPoll(assistantId, request, options), options)
+  }
+
+  /** Releases what the client holds (connections of the transport). Calls made after it reject. */
+  close(): Promise<void> {
+    return this.runtime.dispose()
+  }
+
+  private run<A, E>(effect: Effect.Effect<A, E, StudioClient.StudioClient>, options?: CallOptions): Promise<A> {
+    const signal = options?.signal
+    if (signal?.aborted === true) return Promise.reject(signal.reason)
+    return this.runtime.runPromiseExit(withRequestOptions(effect, options), { signal }).then((exit) => {
+      if (Exit.isSuccess(exit)) return exit.value
+      throw rejection(exit.cause, signal)
+    })
+  }
+
+  private iterate<A, E>(
+    stream: Stream.Stream<A, E, StudioClient.StudioClient>,
+    options?: CallOptions
+  ): AsyncIterable<A> {
+    const signal = options?.signal
+    const requestOptions = options?.requestOptions
+    const configured = requestOptions === undefined
+      ? stream
+      : StudioClient.withStreamRequestOptions(stream, requestOptions)
+    if (signal === undefined) return Chat.toAsyncIterable(configured, this.runtime)
+    // a pull in flight is interrupted by the stream; elements of a read already made are not handed out
+    return untilAborted(Chat.toAsyncIterable(Stream.interruptWhen(configured, aborted(signal)), this.runtime), signal)
+  }
+}
+
+const clientLayer = (options: StudioOptions): Layer.Layer<StudioClient.StudioClient, unknown> => {
+  const { apiKey, baseUrl, client: _client, httpClient, ...rest } = options
+  const client = StudioClient.layerConfig({
+    ...rest,
+    ...(apiKey !== undefined &&
+      { apiKey: Config.succeed(Redacted.isRedacted(apiKey) ? apiKey : Redacted.make(apiKey)) }),
+    ...(baseUrl !== undefined && { baseUrl: Config.succeed(baseUrl) })
+  })
+  // the environment as it is when the client is made, as other clients' constructors read it
+  const environment = Layer.unwrapEffect(Effect.sync(() => Layer.setConfigProvider(ConfigProvider.fromEnv())))
+  return Layer.provide(client, Layer.merge(httpClient ?? FetchHttpClient.layer, environment))
+}
+
+const withRequestOptions = <A, E, R>(effect: Effect.Effect<A, E, R>, options: CallOptions | undefined) =>
+  options?.requestOptions === undefined ? effect : StudioClient.withRequestOptions(effect, options.requestOptions)
+
+/** Fails with the signal's reason when it aborts. */
+const aborted = (signal: AbortSignal): Effect.Effect<never, unknown> =>
+  Effect.async<never, unknown>((resume) => {
+    const abort = () => resume(Effect.fail(signal.reason))
+    if (signal.aborted) return abort()
+    signal.addEventListener("abort", abort, { once: true })
+    return Effect.sync(() => signal.removeEventListener("abort", abort))
+  })
+
+/** The elements of `iterable` until the signal aborts; then its reason is thrown (which ends `iterable`). */
+const untilAborted = <A>(iterable: AsyncIterable<A>, signal: AbortSignal): AsyncIterable<A> => ({
+  async *[Symbol.asyncIterator]() {
+    for await (const element of iterable) {
+      if (signal.aborted) throw signal.reason
+      yield element
+    }
+  }
+})
+
+/** What a failed call rejects with: its typed error, the signal's reason when it was aborted, or the defect. */
+const rejection = (cause: Cause.Cause<unknown>, signal: AbortSignal | undefined): unknown => {
+  const failure = Cause.failureOption(cause)
+  if (Option.isSome(failure)) return failure.value
+  if (signal?.aborted === true && Cause.isInterrupted(cause)) return signal.reason
+  return Cause.squash(cause)
+}
