@@ -17,6 +17,7 @@ import { mkdtempSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { Library, Maestro, StudioClient } from "../src/index.js"
+import { Studio } from "../src/promise/index.js"
 import * as Reference from "../src/reference/index.js"
 import { clientOf } from "./support/testServer.js"
 
@@ -237,4 +238,26 @@ describe("Library per tenant", () => {
       const own = yield* Library.search({ query: "refund" }).pipe(Effect.provide(as("key-a")))
       assert.deepStrictEqual(own.results.map((result) => result.fileId), [fileId])
     })))
+})
+
+describe("Library from the Promise API", () => {
+  it.live("upload, search, list every page and delete, as Promises", () =>
+    Effect.promise(async () => {
+      const studio = Studio.reference({ fileProcessingDuration: 0 })
+      try {
+        const { fileId } = await studio.library.upload(new File([files[0].text], "billing.txt"), {
+          labels: ["billing"]
+        })
+        const found = await studio.library.search({ query: "refund", labels: ["billing"] })
+        assert.deepStrictEqual([...new Set(found.results.map((result) => result.fileId))], [fileId])
+        const all: Array<string> = []
+        for await (const file of studio.library.listAll({ pageSize: 1 })) all.push(file.name)
+        assert.deepStrictEqual(all, ["billing.txt"])
+        await studio.library.delete(fileId)
+        const error = await studio.library.retrieve(fileId).then(() => undefined, (error) => error)
+        assert.strictEqual(error?._tag, "NotFound")
+      } finally {
+        await studio.close()
+      }
+    }))
 })
