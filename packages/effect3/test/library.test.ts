@@ -17,6 +17,7 @@ import { mkdtempSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { Library, Maestro, StudioClient } from "../src/index.js"
+import type { RunRequest } from "../src/MaestroSchema.js"
 import { Studio } from "../src/promise/index.js"
 import * as Reference from "../src/reference/index.js"
 import { clientOf } from "./support/testServer.js"
@@ -260,4 +261,42 @@ describe("Library from the Promise API", () => {
         await studio.close()
       }
     }))
+})
+
+describe("a run's file search in memory", () => {
+  it.effect("takes file_ids (legacy tool_resources too), labels with labels_filter_mode, and path", () =>
+    Effect.gen(function*() {
+      const ids: Record<string, string> = {}
+      for (const [i, file] of files.entries()) {
+        const uploaded = yield* Library.upload(encoder.encode(file.text), {
+          name: file.name,
+          labels: [...file.labels],
+          path: i === 2 ? "trips/air" : "money/refunds"
+        })
+        ids[file.name] = uploaded.fileId
+      }
+      yield* TestClock.adjust("1 second")
+      const foundBy = (request: Omit<RunRequest, "input">) =>
+        Effect.gen(function*() {
+          const fiber = yield* Maestro.createAndPoll(
+            { input: "How is a refund paid?", include: ["data_sources"], ...request },
+            { schedule: Schedule.spaced("50 millis") }
+          ).pipe(Effect.fork)
+          yield* TestClock.adjust("10 seconds")
+          const run = yield* Fiber.join(fiber)
+          return [...new Set((run.data_sources?.file_search ?? []).map((source) => String(source.file_id)))].sort()
+        })
+      const travel = ids["travel.txt"]!
+      assert.deepStrictEqual(yield* foundBy({ tool_resources: { file_search: { file_ids: [travel] } } }), [travel])
+      assert.deepStrictEqual(yield* foundBy({ tools: [{ type: "file_search", file_ids: [travel] }] }), [travel])
+      assert.deepStrictEqual(
+        yield* foundBy({ tools: [{ type: "file_search", labels: ["billing", "travel"] }] }),
+        []
+      )
+      assert.deepStrictEqual(
+        yield* foundBy({ tools: [{ type: "file_search", labels: ["policy", "travel"], labels_filter_mode: "OR" }] }),
+        [ids["refunds.md"]!, travel].sort()
+      )
+      assert.deepStrictEqual(yield* foundBy({ tools: [{ type: "file_search", path: "trips/" }] }), [travel])
+    }).pipe(Effect.provide(Reference.layerClient())))
 })
