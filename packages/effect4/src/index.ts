@@ -27,6 +27,16 @@ export * as ChatSchema from "./ChatSchema.js"
 /**
  * @since 0.1.0
  */
+export * as Library from "./Library.js"
+
+/**
+ * @since 0.1.0
+ */
+export * as LibrarySchema from "./LibrarySchema.js"
+
+/**
+ * @since 0.1.0
+ */
 export * as Maestro from "./Maestro.js"
 
 /**

@@ -40,7 +40,7 @@ export const isNodeReadable = (source: unknown): source is NodeReadable =>
  * @category models
  */
 export type BodyRead =
-  | { readonly _tag: "Text"; readonly text: string }
+  | { readonly _tag: "Bytes"; readonly bytes: Uint8Array }
   | { readonly _tag: "TooLarge" }
   | { readonly _tag: "BudgetSpent" }
   | { readonly _tag: "Unreadable" }
@@ -48,21 +48,29 @@ export type BodyRead =
 const decoder = new TextDecoder()
 
 /**
- * The text of `parts` (UTF-8), `size` bytes in all.
+ * The bytes of `parts` as one array, `size` bytes in all.
  *
  * @since 0.1.0
  * @category constructors
  */
-export const textOf = (parts: ReadonlyArray<Uint8Array>, size: number): string => {
-  if (parts.length === 1) return decoder.decode(parts[0])
+export const bytesOf = (parts: ReadonlyArray<Uint8Array>, size: number): Uint8Array => {
+  if (parts.length === 1) return parts[0]!
   const out = new Uint8Array(size)
   let offset = 0
   for (const part of parts) {
     out.set(part, offset)
     offset += part.length
   }
-  return decoder.decode(out)
+  return out
 }
+
+/**
+ * The text of `bytes` (UTF-8).
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const textOf = (bytes: Uint8Array): string => decoder.decode(bytes)
 
 /**
  * Reads `source` and calls `done` once with what it came to; the bytes taken from `budget` are given back
@@ -79,7 +87,7 @@ export const readNodeBody = (
   done: (read: BodyRead) => void
 ): () => void => {
   if (source.readableEnded) {
-    done({ _tag: "Text", text: "" })
+    done({ _tag: "Bytes", bytes: new Uint8Array(0) })
     return () => {}
   }
   const parts: Array<Uint8Array> = []
@@ -113,7 +121,7 @@ export const readNodeBody = (
   }
   const onEnd = () => {
     stop()
-    done({ _tag: "Text", text: textOf(parts, size) })
+    done({ _tag: "Bytes", bytes: bytesOf(parts, size) })
   }
   const onError = () => {
     stop()

@@ -5,9 +5,11 @@
  * time given on every retrieve, so the caller's clock drives it and nothing sleeps.
  */
 import { type AssistantResponseLanguage, unsetResponseLanguage } from "../wire/assistant.js"
-import type { Budget, Requirement, RunMessage, RunTool, ToolResources } from "../wire/maestro.js"
+import type { FileFilter } from "../wire/library.js"
+import type { Budget, FileSearchFilters, Requirement, RunMessage, RunTool, ToolResources } from "../wire/maestro.js"
 import type { Ids } from "./ids.js"
 import { detect, type Language } from "./language.js"
+import type { Hit } from "./library/library.js"
 import type { ModelContext, ModelRequest, Reply } from "./model.js"
 import { type Check, checksOf, revise, scoreRequirement } from "./requirements.js"
 
@@ -126,14 +128,46 @@ export const webSearchScope = (entry: string): string => {
   return `https://${scopeHost(host)}${path}`
 }
 
-/** Where a run's answer may come from, given its search tools and legacy `tool_resources`. */
-export const dataSourcesOf = (run: RunConfiguration): Record<string, unknown> => {
+const fileFilterOf = (filters: FileSearchFilters): FileFilter => ({
+  fileIds: filters.file_ids,
+  labels: filters.labels,
+  labelsFilterMode: filters.labels_filter_mode,
+  path: filters.path
+})
+
+/**
+ * The files a run searches: one filter for each `file_search` tool and one for the legacy
+ * `tool_resources.file_search` (a file any of them allows is searched), or `undefined` when the run
+ * searches no files.
+ */
+export const fileFiltersOf = (run: RunConfiguration): ReadonlyArray<FileFilter> | undefined => {
+  const filters: Array<FileFilter> = []
+  for (const tool of run.tools ?? []) if (tool.type === "file_search") filters.push(fileFilterOf(tool))
+  if (run.tool_resources?.file_search !== undefined) filters.push(fileFilterOf(run.tool_resources.file_search))
+  return filters.length === 0 ? undefined : filters
+}
+
+/** The most segments of the library a run's file search gives its draft and its `data_sources`. */
+export const runSearchSegments = 5
+
+/** What a run's file search found, in a run's `data_sources.file_search` shape. */
+const fileSource = (hit: Hit) => ({
+  text: hit.text,
+  file_id: hit.fileId,
+  file_name: hit.fileName,
+  score: hit.score,
+  order: hit.order
+})
+
+/**
+ * Where a run's answer came from, given its search tools and legacy `tool_resources`: the web scopes it
+ * searches, and the segments its file search found (`found`), when it searches files.
+ */
+export const dataSourcesOf = (run: RunConfiguration, found: ReadonlyArray<Hit> = []): Record<string, unknown> => {
   const web: Array<{ url: string }> = []
   // a set, not a search of `web`: a run may list tens of thousands of URLs
   const seen = new Set<string>()
-  const files: Array<Record<string, unknown>> = []
   let searchesWeb = false
-  let searchesFiles = false
   const addWeb = (urls: ReadonlyArray<string> | undefined) => {
     searchesWeb = true
     for (const url of urls ?? []) {
@@ -144,27 +178,14 @@ export const dataSourcesOf = (run: RunConfiguration): Record<string, unknown> =>
       }
     }
   }
-  const addFiles = (
-    filter: {
-      readonly labels?: ReadonlyArray<string> | undefined
-      readonly file_ids?: ReadonlyArray<string> | undefined
-    }
-  ) => {
-    searchesFiles = true
-    const labels = filter.labels === undefined || filter.labels.length === 0 ? {} : { labels: [...filter.labels] }
-    if (filter.file_ids !== undefined && filter.file_ids.length > 0) {
-      for (const id of filter.file_ids) files.push({ file_id: id, ...labels })
-    } else if ("labels" in labels) {
-      files.push(labels)
-    }
-  }
   for (const tool of run.tools ?? []) {
     if (tool.type === "web_search") addWeb(tool.urls)
-    else if (tool.type === "file_search") addFiles(tool)
   }
   if (run.tool_resources?.web_search !== undefined) addWeb(run.tool_resources.web_search.urls)
-  if (run.tool_resources?.file_search !== undefined) addFiles(run.tool_resources.file_search)
-  return { ...(searchesWeb ? { web_search: web } : {}), ...(searchesFiles ? { file_search: files } : {}) }
+  return {
+    ...(searchesWeb ? { web_search: web } : {}),
+    ...(fileFiltersOf(run) === undefined ? {} : { file_search: found.map(fileSource) })
+  }
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -182,7 +203,8 @@ const inputMessages = (run: RunConfiguration): ModelRequest["messages"] => {
   return messages.some((m) => m.role === "user") ? messages : [...messages, { role: "user" as const, content: "" }]
 }
 
-const inputText = (run: RunConfiguration): string =>
+/** What a run asks, as text: its input's user turns. It is also the query of its file search. */
+export const inputText = (run: RunConfiguration): string =>
   run.input === undefined
     ? ""
     : typeof run.input === "string"
@@ -214,16 +236,23 @@ export interface Draft {
 }
 
 /**
- * The draft a run asks of the model: its conversation (system prompt and turns) for its model, in the
- * language it asks for, else the one a requirement names, else the one of its input, else English.
+ * The draft a run asks of the model: its conversation (system prompt and turns) for its model, with the
+ * segments its file search found as documents (each named by its file), in the language it asks for, else
+ * the one a requirement names, else the one of its input, else English.
  */
-export const draftOf = (run: RunConfiguration, seed: number): Draft => {
+export const draftOf = (run: RunConfiguration, seed: number, found: ReadonlyArray<Hit> = []): Draft => {
   const requested = run.response_language === unsetResponseLanguage ? null : run.response_language ?? null
   const languageRequirement = (run.requirements ?? []).flatMap((r) => checksOf(r.description))
     .find((check): check is Extract<Check, { _tag: "Language" }> => check._tag === "Language")
   const language: Language = requested ?? languageRequirement?.language ?? detect(inputText(run)) ?? "english"
   return {
-    request: { model: run.models?.[0] ?? "fpmodel-mini", messages: inputMessages(run) },
+    request: {
+      model: run.models?.[0] ?? "fpmodel-mini",
+      messages: inputMessages(run),
+      ...(found.length === 0
+        ? {}
+        : { documents: found.map((hit) => ({ content: hit.text, metadata: { name: hit.fileName } })) })
+    },
     context: { index: 0, seed, purpose: "run", language }
   }
 }
@@ -233,7 +262,7 @@ export const decide = (
   run: RunConfiguration,
   draft: Draft,
   reply: Reply,
-  options: { readonly metadata: boolean }
+  options: { readonly metadata: boolean; readonly found?: ReadonlyArray<Hit> | undefined }
 ): Outcome => {
   const budget = run.budget ?? "low"
   const requirements = run.requirements ?? []
@@ -283,7 +312,7 @@ export const decide = (
         }
         : {})
     },
-    dataSources: dataSourcesOf(run)
+    dataSources: dataSourcesOf(run, options.found)
   }
 }
 
@@ -320,10 +349,19 @@ export const makeRunStore = (options: {
     storedSize += run.size
   }
 
-  /** Stores a run decided from the model's reply to its draft at `now`, and shows it as at `now`. */
-  const create = (run: RunConfiguration, draft: Draft, reply: Reply, now: number): Record<string, unknown> => {
+  /**
+   * Stores a run decided from the model's reply to its draft at `now` (with what its file search `found`),
+   * and shows it as at `now`.
+   */
+  const create = (
+    run: RunConfiguration,
+    draft: Draft,
+    reply: Reply,
+    now: number,
+    found: ReadonlyArray<Hit> = []
+  ): Record<string, unknown> => {
     const include = new Set(run.include ?? [])
-    const outcome = decide(run, draft, reply, { metadata: include.has("requirements_result.metadata") })
+    const outcome = decide(run, draft, reply, { metadata: include.has("requirements_result.metadata"), found })
     const id = options.ids.uuid()
     const failure = options.failRun?.(run)
     const stored: StoredRun = {

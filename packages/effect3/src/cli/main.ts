@@ -17,6 +17,7 @@ import { version } from "../internal/http/version.js"
 import * as Assistants from "./assistants.js"
 import * as Chat from "./chat.js"
 import { CliFailure, describe } from "./failure.js"
+import * as Files from "./files.js"
 import * as Help from "./help.js"
 import { printError, StdoutClosed } from "./output.js"
 import * as Run from "./run.js"
@@ -36,10 +37,10 @@ export const command = CliCommand.make("studio-effect").pipe(
       "(STUDIO_API_KEY, STUDIO_BASE_URL) or the embedded reference service (--reference); and serve the " +
       "reference service over HTTP"
   ),
-  CliCommand.withSubcommands([Chat.command, Run.command, Assistants.command, Serve.command])
+  CliCommand.withSubcommands([Chat.command, Run.command, Assistants.command, Files.command, Serve.command])
 )
 
-const subcommands = [Chat.command, Run.command, Assistants.command, Serve.command].map((command) =>
+const subcommands = [Chat.command, Run.command, Assistants.command, Files.command, Serve.command].map((command) =>
   command.descriptor as Descriptor.Command<unknown>
 )
 

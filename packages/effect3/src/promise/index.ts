@@ -29,6 +29,16 @@ import type {
 } from "../AssistantSchema.js"
 import * as Chat from "../Chat.js"
 import type { ChatCompletion, ChatCompletionChunk, ChatRequest } from "../ChatSchema.js"
+import * as Library from "../Library.js"
+import type {
+  BatchStatus,
+  LibraryFile,
+  LibrarySearchRequest,
+  LibrarySearchResponse,
+  ListFilesRequest,
+  UpdateFileRequest,
+  UploadedFile
+} from "../LibrarySchema.js"
 import * as Maestro from "../Maestro.js"
 import type { MaestroRun, RunRequest } from "../MaestroSchema.js"
 import type { ReferenceOptions } from "../reference/app.js"
@@ -145,6 +155,31 @@ export class Studio {
       request: AssistantRunRequest,
       options?: CallOptions & Assistants.RunAndPollOptions
     ): Promise<MaestroRun> => this.run(Assistants.runAndPoll(assistantId, request, options), options)
+  }
+
+  readonly library = {
+    /** Uploads a file's bytes or a `Blob` (a `File` gives its name), within `maxUploadSize`. */
+    upload: (
+      file: Uint8Array | Blob,
+      uploadOptions?: Library.UploadOptions,
+      options?: CallOptions
+    ): Promise<UploadedFile> => this.run(Library.upload(file, uploadOptions), options),
+    list: (filters?: ListFilesRequest, options?: CallOptions): Promise<ReadonlyArray<LibraryFile>> =>
+      this.run(Library.list(filters), options),
+    /** Every file that passes the filters, listed a page at a time. */
+    listAll: (
+      filters?: Parameters<typeof Library.stream>[0],
+      options?: CallOptions
+    ): AsyncIterable<LibraryFile> => this.iterate(Library.stream(filters), options),
+    retrieve: (fileId: string, options?: CallOptions): Promise<LibraryFile> =>
+      this.run(Library.retrieve(fileId), options),
+    update: (fileId: string, changes: UpdateFileRequest, options?: CallOptions): Promise<void> =>
+      this.run(Library.update(fileId, changes), options),
+    delete: (fileId: string, options?: CallOptions): Promise<void> => this.run(Library.delete(fileId), options),
+    search: (request: LibrarySearchRequest, options?: CallOptions): Promise<LibrarySearchResponse> =>
+      this.run(Library.search(request), options),
+    batchStatus: (batchId: string, options?: CallOptions): Promise<BatchStatus> =>
+      this.run(Library.batchStatus(batchId), options)
   }
 
   /** Releases what the client holds (connections of the transport). Calls made after it reject. */

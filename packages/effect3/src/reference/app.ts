@@ -12,22 +12,33 @@ import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
-import type * as Schema from "effect/Schema"
+import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 import { answerSchemaIssue } from "studio-effect-core/reference/answerSchema"
 import { mergeRunConfiguration } from "studio-effect-core/reference/assistants"
 import { budgetSpentDetail, defaultMaxPendingBodyBytes, makeByteBudget } from "studio-effect-core/reference/byteBudget"
 import { completion } from "studio-effect-core/reference/chat"
 import { makeIds } from "studio-effect-core/reference/ids"
+import { defaultLibraryLimits, fileNotFound, type Write } from "studio-effect-core/reference/library/library"
+import { fieldText, parseMultipart } from "studio-effect-core/reference/library/multipart"
 import { isRunModel, modelList } from "studio-effect-core/reference/models"
 import { isDecodablePath } from "studio-effect-core/reference/requestPath"
 import type { RunFailure } from "studio-effect-core/reference/runs"
 import { chatModels, runModels } from "studio-effect-core/wire/models"
 import * as AssistantSchema from "../AssistantSchema.js"
 import { ChatRequest } from "../ChatSchema.js"
+import * as LibrarySchema from "../LibrarySchema.js"
 import { RunRequest } from "../MaestroSchema.js"
 import type { AssistantTooLarge } from "./assistants.js"
-import { BodyTooLarge, BudgetSpent, declaredLength, defaultMaxBodyBytes, readText, tooLargeDetail } from "./body.js"
+import {
+  BodyTooLarge,
+  BudgetSpent,
+  declaredLength,
+  defaultMaxBodyBytes,
+  readBytes,
+  readText,
+  tooLargeDetail
+} from "./body.js"
 import * as Chat from "./chat.js"
 import {
   type ConnectionDropped,
@@ -103,6 +114,14 @@ export interface ReferenceOptions {
    * would pass it is answered 503 with `retry-after`.
    */
   readonly maxPendingBodyBytes?: number | undefined
+  /** The most files of each library (default 1,000); an upload past it is a 413. */
+  readonly maxFiles?: number | undefined
+  /** The most bytes of all files of each library (default 64 MiB); an upload past it is a 413. */
+  readonly maxLibraryBytes?: number | undefined
+  /** The largest file of a library, in bytes (default 4 MiB); a larger upload is a 413. */
+  readonly maxFileBytes?: number | undefined
+  /** How long an uploaded file is `PROCESSING` on Effect's clock before it is `PROCESSED` (default 1 s). */
+  readonly fileProcessingDuration?: Duration.DurationInput | undefined
 }
 
 /**
@@ -117,8 +136,14 @@ const knownPaths = [
   /^\/studio\/v1\/chat\/completions$/,
   /^\/studio\/v1\/maestro\/runs(?:\/[^/]+)?$/,
   /^\/studio\/v1\/assistants(?:\/[^/]+(?:\/run)?)?$/,
-  /^\/studio\/v1\/models$/
+  /^\/studio\/v1\/models$/,
+  /^\/studio\/v1\/library\/(?:files(?:\/[^/]+)?|search|batches\/[^/]+\/status)$/
 ]
+
+const uploadPath = `${basePath}/library/files`
+
+/** What a multipart body may hold besides its file: the fields and the boundaries between them. */
+const multipartOverhead = 64 * 1024
 
 const pathOf = (url: string): string => {
   const q = url.indexOf("?")
@@ -178,7 +203,13 @@ export const make = (
       maxRuns: options.maxRuns,
       maxRunsSize: options.maxRunsSize,
       maxAssistants: options.maxAssistants,
-      maxAssistantSize: options.maxAssistantSize
+      maxAssistantSize: options.maxAssistantSize,
+      maxFiles: options.maxFiles,
+      maxLibraryBytes: options.maxLibraryBytes,
+      maxFileBytes: options.maxFileBytes,
+      fileProcessingDuration: options.fileProcessingDuration === undefined
+        ? undefined
+        : Duration.toMillis(Duration.decode(options.fileProcessingDuration))
     })
     const pending = makeByteBudget(options.maxPendingBodyBytes ?? defaultMaxPendingBodyBytes)
     const windows = new Map<string, { start: number; count: number }>()
@@ -186,7 +217,12 @@ export const make = (
     const maxBodyBytes = options.maxBodyBytes ?? defaultMaxBodyBytes
     const maxJsonDepth = options.maxJsonDepth ?? Wire.defaultMaxJsonDepth
     // the connection closes after a 413, so the rest of an unread body is not drained on a kept-alive socket
-    const tooLarge = () => Wire.detail(413, tooLargeDetail(maxBodyBytes), { connection: "close" })
+    // an upload's body holds a file of up to maxFileBytes, and its form fields
+    const maxUploadBytes = Math.max(
+      maxBodyBytes,
+      (options.maxFileBytes ?? defaultLibraryLimits.maxFileBytes) + multipartOverhead
+    )
+    const tooLarge = (limit = maxBodyBytes) => Wire.detail(413, tooLargeDetail(limit), { connection: "close" })
     /** A 503 for a body refused while it arrives: the rest is not read, so the connection closes. */
     const unavailable = (detail: string) => Wire.detail(503, detail, { connection: "close", "retry-after": "1" })
 
@@ -262,7 +298,7 @@ export const make = (
           ),
           Effect.catchIf(
             (error): error is BodyTooLarge => error instanceof BodyTooLarge,
-            () => Effect.succeed(tooLarge())
+            (error) => Effect.succeed(tooLarge(error.limit))
           ),
           Effect.catchIf(
             (error): error is BudgetSpent => error instanceof BudgetSpent,
@@ -396,6 +432,129 @@ export const make = (
 
     const listModels = endpoint(() => Effect.sync(() => Wire.json(models)))
 
+    // -- library --------------------------------------------------------------------------------------
+
+    /** The answer of a library write: its value, a 413 for its size, or a 422 for a broken rule. */
+    const writeAnswer = <A>(write: Write<A>, answer: (value: A) => HttpServerResponse.HttpServerResponse) =>
+      write._tag === "Done"
+        ? answer(write.value)
+        : write._tag === "TooLarge"
+        ? Wire.detail(413, write.message)
+        : Wire.unprocessable(write.issues)
+
+    const uploadFile = endpoint(({ library }) =>
+      Effect.gen(function*() {
+        const request = yield* HttpServerRequest.HttpServerRequest
+        const bytes = yield* readBytes(request, maxUploadBytes, pending).pipe(
+          Effect.raceFirst(Effect.andThen(stopping, Effect.fail(new ShuttingDown()))),
+          Effect.catchTag("BodyUnreadable", () => Effect.succeed(new Uint8Array(0)))
+        )
+        const form = parseMultipart(request.headers["content-type"], bytes)
+        if (form._tag === "Malformed") return Wire.detail(400, `There was an error parsing the body: ${form.reason}.`)
+        const parts = form._tag === "Parts" ? form.parts : []
+        const file = parts.find((part) => part.name === "file" && part.filename !== undefined)
+        if (file === undefined) {
+          return Wire.unprocessable([{ loc: ["body", "file"], msg: "Field required", type: "missing" }])
+        }
+        const field = (name: string) => {
+          const part = parts.find((part) => part.name === name && part.filename === undefined)
+          return part === undefined ? undefined : fieldText(part)
+        }
+        const labels = parts.filter((part) => part.name === "labels" && part.filename === undefined).map(fieldText)
+        // a file name may carry the client's directories (`docs/a.txt`): the name is its last part
+        const filename = file.filename!
+        const name = filename.slice(Math.max(filename.lastIndexOf("/"), filename.lastIndexOf("\\")) + 1)
+        const write = yield* library.upload({
+          name,
+          bytes: file.body,
+          path: field("path"),
+          labels,
+          publicUrl: field("publicUrl"),
+          batchId: field("batch_id"),
+          dataSource: field("data_source")
+        })
+        return writeAnswer(write, Wire.json)
+      })
+    )
+
+    const listQuery = Schema.decodeUnknown(LibrarySchema.ListFilesRequest, {
+      errors: "all",
+      onExcessProperty: "ignore"
+    })
+
+    const listFiles = endpoint(({ library }) =>
+      Effect.gen(function*() {
+        const request = yield* HttpServerRequest.HttpServerRequest
+        const query = new URL(request.url, "http://reference.local").searchParams
+        const number = (name: string) => {
+          const value = query.get(name)
+          return value === null ? undefined : /^-?\d{1,15}$/.test(value) ? Number(value) : value
+        }
+        const filters = yield* listQuery({
+          name: query.get("name") ?? undefined,
+          path: query.get("path") ?? undefined,
+          status: query.get("status") ?? undefined,
+          label: query.getAll("label"),
+          limit: number("limit"),
+          offset: number("offset")
+        }).pipe(
+          Effect.mapError((error) => new Wire.InvalidBody(Wire.issuesOf(error, ["query"])))
+        )
+        return Wire.json(yield* library.list({ ...filters, labels: filters.label }))
+      })
+    )
+
+    const retrieveFile = endpoint(({ library }) =>
+      Effect.gen(function*() {
+        const id = yield* param("id")
+        const file = yield* library.lookup(id)
+        return file === undefined ? Wire.detail(404, fileNotFound(id)) : Wire.json(file)
+      })
+    )
+
+    const updateFile = endpoint(({ library }) =>
+      Effect.gen(function*() {
+        const id = yield* param("id")
+        if ((yield* library.lookup(id)) === undefined) return Wire.detail(404, fileNotFound(id))
+        const changes = yield* body(LibrarySchema.UpdateFileRequest)
+        const write = yield* library.update(id, changes)
+        return write === undefined ? Wire.detail(404, fileNotFound(id)) : writeAnswer(write, () => Wire.json(null))
+      })
+    )
+
+    const deleteFile = endpoint(({ library }) =>
+      Effect.gen(function*() {
+        const id = yield* param("id")
+        switch (yield* library.remove(id)) {
+          case "NotFound":
+            return Wire.detail(404, fileNotFound(id))
+          case "Processing":
+            return Wire.unprocessable([{
+              loc: ["path", "file_id"],
+              msg: "The file is PROCESSING and cannot be deleted until it is processed.",
+              type: "value_error"
+            }])
+          case "Deleted":
+            return Wire.json(null)
+        }
+      })
+    )
+
+    const searchLibrary = endpoint(({ library }) =>
+      Effect.gen(function*() {
+        const request = yield* body(LibrarySchema.LibrarySearchRequest)
+        return Wire.json(yield* library.search(request))
+      })
+    )
+
+    const batchStatus = endpoint(({ library }) =>
+      Effect.gen(function*() {
+        const id = yield* param("id")
+        const status = yield* library.batchStatus(id)
+        return status === undefined ? Wire.detail(404, `Batch ${id} not found.`) : Wire.json(status)
+      })
+    )
+
     // -- routing --------------------------------------------------------------------------------------
 
     const router = HttpRouter.empty.pipe(
@@ -409,7 +568,14 @@ export const make = (
       HttpRouter.del(`${basePath}/assistants/:id`, deleteAssistant),
       HttpRouter.post(`${basePath}/assistants/:id/run`, runAssistant),
       HttpRouter.post(`${basePath}/assistants/:id`, runAssistant),
-      HttpRouter.get(`${basePath}/models`, listModels)
+      HttpRouter.get(`${basePath}/models`, listModels),
+      HttpRouter.post(uploadPath, uploadFile),
+      HttpRouter.get(`${basePath}/library/files`, listFiles),
+      HttpRouter.get(`${basePath}/library/files/:id`, retrieveFile),
+      HttpRouter.put(`${basePath}/library/files/:id`, updateFile),
+      HttpRouter.del(`${basePath}/library/files/:id`, deleteFile),
+      HttpRouter.post(`${basePath}/library/search`, searchLibrary),
+      HttpRouter.get(`${basePath}/library/batches/:id/status`, batchStatus)
     )
 
     const routes = router.pipe(
@@ -429,7 +595,9 @@ export const make = (
     const routed = Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
       if (!isDecodablePath(pathOf(request.url))) return Effect.succeed(Wire.detail(404, "Not Found"))
       const declared = declaredLength(request)
-      return declared !== undefined && declared > maxBodyBytes ? Effect.succeed(tooLarge()) : routes
+      // an upload has a limit of its own
+      const limit = request.method === "POST" && pathOf(request.url) === uploadPath ? maxUploadBytes : maxBodyBytes
+      return declared !== undefined && declared > limit ? Effect.succeed(tooLarge(limit)) : routes
     })
 
     /** Runs the request through the faults the plan gives it. */

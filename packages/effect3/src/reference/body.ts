@@ -9,7 +9,7 @@ import type * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
 import type { ByteBudget } from "studio-effect-core/reference/byteBudget"
-import { isNodeReadable, type NodeReadable, readNodeBody, textOf } from "studio-effect-core/reference/nodeBody"
+import { bytesOf, isNodeReadable, type NodeReadable, readNodeBody, textOf } from "studio-effect-core/reference/nodeBody"
 
 /** The default limit of a request body: 1 MiB. */
 export const defaultMaxBodyBytes = 1024 * 1024
@@ -40,15 +40,15 @@ export const declaredLength = (request: HttpServerRequest.HttpServerRequest): nu
   return header !== undefined && /^\s*\d+\s*$/.test(header) ? Number(header) : undefined
 }
 
-type Read = Effect.Effect<string, BodyTooLarge | BudgetSpent | BodyUnreadable>
+type Read = Effect.Effect<Uint8Array, BodyTooLarge | BudgetSpent | BodyUnreadable>
 
 /** Reads a Node.js request directly (see `readNodeBody`); the 413 or 503 then closes the connection. */
 const readNode = (source: NodeReadable, limit: number, budget: ByteBudget): Read =>
   Effect.async((resume) => {
     const stop = readNodeBody(source, limit, budget, (read) => {
       switch (read._tag) {
-        case "Text":
-          return resume(Effect.succeed(read.text))
+        case "Bytes":
+          return resume(Effect.succeed(read.bytes))
         case "TooLarge":
           return resume(Effect.fail(new BodyTooLarge(limit)))
         case "BudgetSpent":
@@ -63,7 +63,9 @@ const readNode = (source: NodeReadable, limit: number, budget: ByteBudget): Read
 /** Reads a body through `request.stream` (web requests, in memory); failing past the limit cancels the stream. */
 const readStream = (request: HttpServerRequest.HttpServerRequest, limit: number, budget: ByteBudget): Read => {
   const source = request.source
-  if (typeof Request !== "undefined" && source instanceof Request && source.body === null) return Effect.succeed("")
+  if (typeof Request !== "undefined" && source instanceof Request && source.body === null) {
+    return Effect.succeed(new Uint8Array(0))
+  }
   return Effect.suspend(() => {
     const acc = { parts: [] as Array<Uint8Array>, size: 0 }
     return Stream.runForEach(
@@ -76,7 +78,7 @@ const readStream = (request: HttpServerRequest.HttpServerRequest, limit: number,
         return Effect.void
       }
     ).pipe(
-      Effect.map(() => textOf(acc.parts, acc.size)),
+      Effect.map(() => bytesOf(acc.parts, acc.size)),
       Effect.catchIf(
         (error): error is Exclude<typeof error, BodyTooLarge | BudgetSpent> =>
           !(error instanceof BodyTooLarge || error instanceof BudgetSpent),
@@ -87,11 +89,19 @@ const readStream = (request: HttpServerRequest.HttpServerRequest, limit: number,
   })
 }
 
-/**
- * The body as text (UTF-8), or `BodyTooLarge` as soon as it is known to pass `limit` bytes, or
- * `BudgetSpent` when the bodies still being received hold all of `budget`.
- */
+/** The body as text (UTF-8), read as `readBytes` reads it. */
 export const readText = (
+  request: HttpServerRequest.HttpServerRequest,
+  limit: number,
+  budget: ByteBudget
+): Effect.Effect<string, BodyTooLarge | BudgetSpent | BodyUnreadable> =>
+  Effect.map(readBytes(request, limit, budget), textOf)
+
+/**
+ * The body's bytes, or `BodyTooLarge` as soon as it is known to pass `limit` bytes, or `BudgetSpent` when
+ * the bodies still being received hold all of `budget`.
+ */
+export const readBytes = (
   request: HttpServerRequest.HttpServerRequest,
   limit: number,
   budget: ByteBudget

@@ -9,16 +9,18 @@ import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import type { Ids } from "studio-effect-core/reference/ids"
 import * as Runs from "studio-effect-core/reference/runs"
+import type { LibraryStore } from "./library.js"
 import { type Model, runModel } from "./model.js"
 
 /**
- * The runs of one service (see `Runs.makeRunStore`), each decided by `model` when it is created, and shown
- * as at the current time of Effect's clock.
+ * The runs of one service (see `Runs.makeRunStore`), each decided by `model` when it is created, from
+ * what its file search finds in `library`, and shown as at the current time of Effect's clock.
  */
 export const makeRunStore = (options: {
   readonly model: Model
   readonly seed: number
   readonly ids: Ids
+  readonly library: LibraryStore
   readonly stepDuration: Duration.Duration
   readonly failRun?: Runs.RunFailure | undefined
   readonly maxRuns: number
@@ -34,10 +36,14 @@ export const makeRunStore = (options: {
 
   const create = (run: Runs.RunConfiguration) =>
     Effect.gen(function*() {
-      const draft = Runs.draftOf(run, options.seed)
+      const filters = Runs.fileFiltersOf(run)
+      const found = filters === undefined
+        ? []
+        : yield* options.library.searchFiles(Runs.inputText(run), filters, Runs.runSearchSegments)
+      const draft = Runs.draftOf(run, options.seed, found)
       const reply = yield* runModel(options.model, draft.request, draft.context)
       const now = yield* Clock.currentTimeMillis
-      return runs.create(run, draft, reply, now)
+      return runs.create(run, draft, reply, now, found)
     })
 
   const retrieve = (id: string) => Effect.map(Clock.currentTimeMillis, (now) => runs.retrieve(id, now))

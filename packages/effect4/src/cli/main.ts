@@ -13,6 +13,7 @@ import { version } from "../internal/http/version.js"
 import * as Assistants from "./assistants.js"
 import * as Chat from "./chat.js"
 import { describe } from "./failure.js"
+import * as Files from "./files.js"
 import { presenter } from "./help.js"
 import * as Run from "./run.js"
 import { environment, runMain, teardown } from "./runtime.js"
@@ -31,7 +32,7 @@ export const command = CliCommand.make("studio-effect").pipe(
       "(STUDIO_API_KEY, STUDIO_BASE_URL) or the embedded reference service (--reference); and serve the " +
       "reference service over HTTP"
   ),
-  CliCommand.withSubcommands([Chat.command, Run.command, Assistants.command, Serve.command])
+  CliCommand.withSubcommands([Chat.command, Run.command, Assistants.command, Files.command, Serve.command])
 )
 
 /** Prints a failure as one line on stderr; `effect/cli` has already printed its own usage errors (`help.ts`). */

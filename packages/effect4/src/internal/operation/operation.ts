@@ -9,7 +9,7 @@ import type * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 import { StudioClient } from "../../StudioClient.js"
 import type { RequestError, ValidationError } from "../../StudioError.js"
-import type { JsonRequest, Service, WithResponse } from "../http/client.js"
+import type { JsonRequest, RawBody, Service, WithResponse } from "../http/client.js"
 import { pathSegment, validateRequest } from "../schema/validate.js"
 import type { EventError } from "../stream/sse.js"
 import { spanOptions } from "./telemetry.js"
@@ -58,12 +58,14 @@ export const checkIdAndRequest = <S extends RequestSchema>(
 export interface JsonOperation<C extends Check<any, any>, A, I> {
   /** The operation's name: in errors, and in its span `studio.<name>`. */
   readonly name: string
-  readonly method: "GET" | "POST" | "PATCH" | "DELETE"
+  readonly method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE"
   readonly check: C
   /** The path after the base URL, URL-encoded. */
   readonly path: (valid: ValidOf<C>) => string
   /** The JSON body; none when not given. */
   readonly body?: ((valid: ValidOf<C>) => unknown) | undefined
+  /** A body sent as it is (a multipart form) instead of a JSON body. */
+  readonly raw?: ((valid: ValidOf<C>) => RawBody) | undefined
   readonly response: Schema.Codec<A, I>
   /** The span's attributes from the checked input, which never hold secrets or message text. */
   readonly attributes: (valid: ValidOf<C>) => Attributes
@@ -83,7 +85,7 @@ export interface JsonCall<In, A> {
 export const json = <C extends Check<any, any>, A, I>(
   operation: JsonOperation<C, A, I>
 ): JsonCall<InputOf<C>, A> => {
-  const { body, check, creates, method, name, path, response, responseAttributes } = operation
+  const { body, check, creates, method, name, path, raw, response, responseAttributes } = operation
   const spanName = `studio.${name}`
   const callWith = <B>(
     send: (client: Service, request: JsonRequest<A, I>) => Effect.Effect<B, RequestError>,
@@ -95,7 +97,15 @@ export const json = <C extends Check<any, any>, A, I>(
       (valid) =>
         Effect.flatMap(StudioClient, (client) => {
           const sent = body === undefined ? undefined : body(valid)
-          const call = send(client, { operation: name, method, path: path(valid), body: sent, response, creates })
+          const call = send(client, {
+            operation: name,
+            method,
+            path: path(valid),
+            body: sent,
+            raw: raw === undefined ? undefined : raw(valid),
+            response,
+            creates
+          })
           // an id in the attributes may come from an answer (a run polled after `create`): every value is
           // checked against the secrets before it reaches the span, as is every value of the answer
           return Effect.withSpan(

@@ -1,0 +1,463 @@
+/**
+ * The library of the reference service: files uploaded with their labels, path and public URL, indexed
+ * into segments, and searched by BM25 (see `bm25.ts`). It is one self-contained value, bounded in files,
+ * bytes and the size of each file. A file is `PROCESSING` for `processingDuration` after its upload, then
+ * `PROCESSED` (or `PROCESSING_FAILED` when its text cannot be read): its status is computed from the time
+ * given on every read, so the caller's clock drives it and nothing sleeps. Only processed files are searched.
+ */
+import {
+  type FileFilter,
+  type LabelsFilterMode,
+  type LibrarySearchRequest,
+  maxLibraryLabels,
+  type RetrievalStrategy
+} from "../../wire/library.js"
+import type { Ids } from "../ids.js"
+import * as Bm25 from "./bm25.js"
+import { fileTypeOf, type IndexedFileType, indexedFileTypes, segmentsOf, storedFileTypes, textOf } from "./segments.js"
+
+/** The limits of a library. */
+export interface LibraryLimits {
+  /** The most files. */
+  readonly maxFiles: number
+  /** The most bytes of all files together. */
+  readonly maxLibraryBytes: number
+  /** The largest file, in bytes. */
+  readonly maxFileBytes: number
+}
+
+/** The limits when none are given: 1,000 files, 64 MiB in all, 4 MiB a file. */
+export const defaultLibraryLimits: LibraryLimits = {
+  maxFiles: 1000,
+  maxLibraryBytes: 64 * 1024 * 1024,
+  maxFileBytes: 4 * 1024 * 1024
+}
+
+/** How long a file is `PROCESSING` when not given: 1 second. */
+export const defaultProcessingDuration = 1000
+
+/** The longest label, path, name and public URL, in UTF-16 code units. */
+export const maxFieldLength = 1024
+
+/** A file to upload, with the fields of the multipart form. */
+export interface Upload {
+  readonly name: string
+  readonly bytes: Uint8Array
+  readonly path?: string | undefined
+  readonly labels?: ReadonlyArray<string> | undefined
+  readonly publicUrl?: string | undefined
+  readonly batchId?: string | undefined
+  readonly dataSource?: string | undefined
+}
+
+/** A problem with a request, where it is and what to do, as a 422 reports it. */
+export interface LibraryIssue {
+  readonly loc: ReadonlyArray<string | number>
+  readonly msg: string
+  readonly type: string
+}
+
+/** The outcome of a write: done, refused for its size (413), or refused for a broken rule (422). */
+export type Write<A> =
+  | { readonly _tag: "Done"; readonly value: A }
+  | { readonly _tag: "TooLarge"; readonly message: string }
+  | { readonly _tag: "Invalid"; readonly issues: ReadonlyArray<LibraryIssue> }
+
+/** What a search found in one segment. */
+export interface Hit {
+  readonly text: string
+  readonly fileId: string
+  readonly fileName: string
+  /** The BM25 score mapped into [0, 1) (`Bm25.similarity`). */
+  readonly score: number
+  /** The segment's place in its file, from 0. */
+  readonly order: number
+  readonly publicUrl: string | null
+  readonly labels: ReadonlyArray<string>
+}
+
+interface Segment extends Bm25.IndexedText {
+  readonly text: string
+}
+
+interface StoredFile {
+  readonly fileId: string
+  readonly name: string
+  readonly fileType: string
+  readonly sizeBytes: number
+  readonly path: string | undefined
+  labels: ReadonlyArray<string>
+  publicUrl: string | undefined
+  readonly batchId: string | undefined
+  readonly dataSource: string | undefined
+  readonly createdAt: number
+  updatedAt: number
+  readonly segments: ReadonlyArray<Segment>
+  /** Why the file's text could not be read, when it could not. */
+  readonly failure: string | undefined
+}
+
+const decoder = new TextDecoder("utf-8")
+
+/** The day of a time, `YYYY-MM-DD` (UTC). */
+const dayOf = (time: number): string => new Date(time).toISOString().slice(0, 10)
+
+const issue = (loc: ReadonlyArray<string | number>, msg: string, type = "value_error"): LibraryIssue => ({
+  loc,
+  msg,
+  type
+})
+
+/** The issues of a label list: each label non-empty and at most `maxFieldLength` long. */
+const labelIssues = (labels: ReadonlyArray<string>, loc: ReadonlyArray<string | number>): Array<LibraryIssue> =>
+  labels.flatMap((label, i) =>
+    label === "" || label.length > maxFieldLength
+      ? [issue([...loc, i], `a label must have 1 to ${maxFieldLength} characters`)]
+      : []
+  )
+
+const lengthIssue = (value: string | undefined, loc: ReadonlyArray<string | number>): Array<LibraryIssue> =>
+  value !== undefined && value.length > maxFieldLength
+    ? [issue(loc, `at most ${maxFieldLength} characters are accepted`)]
+    : []
+
+/** Whether a file's labels satisfy `labels` under `mode`; no labels (or none given) keep every file. */
+export const labelsMatch = (
+  fileLabels: ReadonlyArray<string>,
+  labels: ReadonlyArray<string> | undefined,
+  mode: LabelsFilterMode | undefined
+): boolean => {
+  if (labels === undefined || labels.length === 0) return true
+  const has = new Set(fileLabels)
+  return mode === "OR" ? labels.some((label) => has.has(label)) : labels.every((label) => has.has(label))
+}
+
+/** Whether a file passes a filter: each condition given holds. A path matches as a prefix. */
+export const matches = (
+  file: { readonly fileId: string; readonly labels: ReadonlyArray<string>; readonly path: string | undefined },
+  filter: FileFilter
+): boolean =>
+  (filter.fileIds === undefined || filter.fileIds.length === 0 || filter.fileIds.includes(file.fileId)) &&
+  labelsMatch(file.labels, filter.labels, filter.labelsFilterMode) &&
+  (filter.path === undefined || filter.path === "" || (file.path ?? "").startsWith(filter.path))
+
+/** Filters of `list`: each one given must hold. */
+export interface ListFilters {
+  readonly name?: string | undefined
+  readonly path?: string | undefined
+  readonly status?: string | undefined
+  readonly labels?: ReadonlyArray<string> | undefined
+  readonly limit?: number | undefined
+  readonly offset?: number | undefined
+}
+
+/** A search: the query, the files it may look at (those any of `filters` allows), and how much it returns. */
+export interface Search {
+  readonly query: string
+  readonly filters: ReadonlyArray<FileFilter>
+  readonly maxSegments: number
+  readonly strategy?: RetrievalStrategy | undefined
+  readonly maxNeighbors?: number | undefined
+  /** The least `score` a hit has, in [0, 1]. */
+  readonly threshold?: number | undefined
+}
+
+/** A search request of `POST /library/search` as a `Search`. */
+export const searchOf = (request: LibrarySearchRequest): Search => ({
+  query: request.query,
+  filters: [{
+    fileIds: request.fileIds,
+    labels: request.labels,
+    labelsFilterMode: request.labels_filter_mode,
+    path: request.path
+  }],
+  maxSegments: request.maxSegments ?? 10,
+  strategy: request.retrievalStrategy,
+  maxNeighbors: request.maxNeighbors,
+  threshold: request.retrievalSimilarityThreshold
+})
+
+/** The most neighbours on each side a search adds to a segment. */
+const maxNeighborsCap = 10
+
+/** The `detail` of a 404 for a file. */
+export const fileNotFound = (fileId: string): string => `File ${fileId} not found.`
+
+/**
+ * Makes a library. Writes cost the same whatever it holds, except an upload, which indexes its file
+ * (linear in the file's size). `createdBy` is the identifier shown as every file's uploader.
+ */
+export const makeLibrary = (options: {
+  readonly ids: Ids
+  readonly limits?: LibraryLimits | undefined
+  /** How long a file is `PROCESSING`, in milliseconds. */
+  readonly processingDuration?: number | undefined
+}) => {
+  const limits = options.limits ?? defaultLibraryLimits
+  const processingDuration = options.processingDuration ?? defaultProcessingDuration
+  const createdBy = options.ids.uuid()
+  const files = new Map<string, StoredFile>()
+  let storedBytes = 0
+  /** How many files carry each label. */
+  const labelCounts = new Map<string, number>()
+
+  const countLabels = (labels: ReadonlyArray<string>, by: number) => {
+    for (const label of new Set(labels)) {
+      const count = (labelCounts.get(label) ?? 0) + by
+      if (count === 0) labelCounts.delete(label)
+      else labelCounts.set(label, count)
+    }
+  }
+
+  /** The issue of labels that would take the library past `maxLibraryLabels` distinct labels. */
+  const labelBudgetIssues = (
+    labels: ReadonlyArray<string>,
+    replacing: ReadonlyArray<string>,
+    loc: ReadonlyArray<string | number>
+  ): Array<LibraryIssue> => {
+    const after = new Set(labelCounts.keys())
+    for (const label of replacing) if (labelCounts.get(label) === 1) after.delete(label)
+    for (const label of labels) after.add(label)
+    return after.size > maxLibraryLabels
+      ? [issue(loc, `a library holds at most ${maxLibraryLabels} distinct labels; ${labelCounts.size} are in use`)]
+      : []
+  }
+
+  const statusOf = (file: StoredFile, now: number): string =>
+    now - file.createdAt < processingDuration
+      ? "PROCESSING"
+      : file.failure === undefined
+      ? "PROCESSED"
+      : "PROCESSING_FAILED"
+
+  /** A file as the service shows it at `now`. */
+  const view = (file: StoredFile, now: number): Record<string, unknown> => {
+    const status = statusOf(file, now)
+    return {
+      fileId: file.fileId,
+      name: file.name,
+      fileType: file.fileType,
+      sizeBytes: file.sizeBytes,
+      createdBy,
+      creationDate: dayOf(file.createdAt),
+      lastUpdated: dayOf(file.updatedAt),
+      status,
+      path: file.path ?? null,
+      labels: [...file.labels],
+      publicUrl: file.publicUrl ?? null,
+      ...(file.dataSource === undefined ? {} : { dataSource: file.dataSource }),
+      ...(file.batchId === undefined ? {} : { batchId: file.batchId }),
+      ...(status === "PROCESSING_FAILED" ? { errorCode: 422, errorMessage: file.failure } : {})
+    }
+  }
+
+  /** Stores a file uploaded at `now`, indexed at once (it is shown `PROCESSING` for a while all the same). */
+  const upload = (input: Upload, now: number): Write<{ readonly fileId: string }> => {
+    if (input.bytes.length > limits.maxFileBytes) {
+      return {
+        _tag: "TooLarge",
+        message: `The file is ${input.bytes.length} bytes; the largest file accepted is ${limits.maxFileBytes} bytes.`
+      }
+    }
+    if (files.size >= limits.maxFiles) {
+      return { _tag: "TooLarge", message: `The library is full: it holds at most ${limits.maxFiles} files.` }
+    }
+    if (storedBytes + input.bytes.length > limits.maxLibraryBytes) {
+      return {
+        _tag: "TooLarge",
+        message: `The library is full: it holds at most ${limits.maxLibraryBytes} bytes, and ${storedBytes} are used.`
+      }
+    }
+    const fileType = fileTypeOf(input.name)
+    const labels = [...new Set(input.labels ?? [])]
+    const issues = [
+      ...(input.name === "" || input.name.length > maxFieldLength
+        ? [issue(["body", "file"], `the file name must have 1 to ${maxFieldLength} characters`)]
+        : []),
+      ...(fileType === undefined
+        ? [
+          issue(
+            ["body", "file"],
+            `unsupported file type: the name must end in .${
+              [...indexedFileTypes, "htm", "markdown", ...storedFileTypes].join(", .")
+            }`
+          )
+        ]
+        : []),
+      ...labelIssues(labels, ["body", "labels"]),
+      ...labelBudgetIssues(labels, [], ["body", "labels"]),
+      ...lengthIssue(input.path, ["body", "path"]),
+      ...lengthIssue(input.publicUrl, ["body", "publicUrl"])
+    ]
+    if (issues.length > 0) return { _tag: "Invalid", issues }
+    let segments: ReadonlyArray<Segment> = []
+    let failure: string | undefined
+    if ((indexedFileTypes as ReadonlyArray<string>).includes(fileType!)) {
+      const text = textOf(fileType as IndexedFileType, decoder.decode(input.bytes))
+      if (text === undefined) failure = `The file is not valid ${fileType!.toUpperCase()}.`
+      else segments = segmentsOf(text).map((segment) => ({ text: segment, ...Bm25.index(segment) }))
+    } else {
+      failure = `The reference service does not extract the text of ${fileType!.toUpperCase()} files.`
+    }
+    const fileId = options.ids.uuid()
+    files.set(fileId, {
+      fileId,
+      name: input.name,
+      fileType: fileType!,
+      sizeBytes: input.bytes.length,
+      path: input.path,
+      labels,
+      publicUrl: input.publicUrl,
+      batchId: input.batchId,
+      dataSource: input.dataSource,
+      createdAt: now,
+      updatedAt: now,
+      segments,
+      failure
+    })
+    storedBytes += input.bytes.length
+    countLabels(labels, 1)
+    return { _tag: "Done", value: { fileId } }
+  }
+
+  /** A file as shown at `now`, or `undefined` when the library has none with this id. */
+  const lookup = (fileId: string, now: number): Record<string, unknown> | undefined => {
+    const file = files.get(fileId)
+    return file === undefined ? undefined : view(file, now)
+  }
+
+  /** The files that pass every filter given, in upload order, from `offset`, at most `limit`. */
+  const list = (filters: ListFilters, now: number): Array<Record<string, unknown>> => {
+    const out: Array<Record<string, unknown>> = []
+    let skipped = 0
+    const offset = filters.offset ?? 0
+    const limit = filters.limit ?? files.size
+    for (const file of files.values()) {
+      if (out.length >= limit) break
+      if (filters.name !== undefined && file.name !== filters.name) continue
+      if (!matches(file, { labels: filters.labels, path: filters.path })) continue
+      if (filters.status !== undefined && statusOf(file, now) !== filters.status) continue
+      if (skipped < offset) {
+        skipped++
+        continue
+      }
+      out.push(view(file, now))
+    }
+    return out
+  }
+
+  /** Replaces a file's labels and public URL, those given. `undefined` when there is no such file. */
+  const update = (
+    fileId: string,
+    changes: { readonly labels?: ReadonlyArray<string> | undefined; readonly publicUrl?: string | undefined },
+    now: number
+  ): Write<Record<string, unknown>> | undefined => {
+    const file = files.get(fileId)
+    if (file === undefined) return undefined
+    const labels = changes.labels === undefined ? undefined : [...new Set(changes.labels)]
+    const issues = [
+      ...(labels === undefined
+        ? []
+        : [...labelIssues(labels, ["body", "labels"]), ...labelBudgetIssues(labels, file.labels, ["body", "labels"])]),
+      ...lengthIssue(changes.publicUrl, ["body", "publicUrl"])
+    ]
+    if (issues.length > 0) return { _tag: "Invalid", issues }
+    if (labels !== undefined) {
+      countLabels(file.labels, -1)
+      countLabels(labels, 1)
+      file.labels = labels
+    }
+    if (changes.publicUrl !== undefined) file.publicUrl = changes.publicUrl
+    file.updatedAt = now
+    return { _tag: "Done", value: view(file, now) }
+  }
+
+  /**
+   * Deletes a file. `NotFound` when there is none; `Processing` while it is `PROCESSING`, which the real
+   * service refuses too.
+   */
+  const remove = (fileId: string, now: number): "Deleted" | "NotFound" | "Processing" => {
+    const file = files.get(fileId)
+    if (file === undefined) return "NotFound"
+    if (statusOf(file, now) === "PROCESSING") return "Processing"
+    files.delete(fileId)
+    storedBytes -= file.sizeBytes
+    countLabels(file.labels, -1)
+    return "Deleted"
+  }
+
+  /** The text a hit shows for a segment, as the strategy says. */
+  const textFor = (file: StoredFile, order: number, search: Search): string => {
+    switch (search.strategy) {
+      case "full_doc":
+        return file.segments.map((segment) => segment.text).join("\n\n")
+      case "add_neighbors": {
+        const n = Math.max(0, Math.min(maxNeighborsCap, search.maxNeighbors ?? 1))
+        return file.segments.slice(Math.max(0, order - n), order + n + 1).map((segment) => segment.text).join("\n\n")
+      }
+      default:
+        return file.segments[order]!.text
+    }
+  }
+
+  /**
+   * The segments of the processed files one of the filters allows that share a term with the query, best first
+   * (ties in upload order, then in the file's order), at most `maxSegments`, each at least `threshold`.
+   */
+  const searchHits = (search: Search, now: number): Array<Hit> => {
+    const candidates: Array<{ file: StoredFile; order: number }> = []
+    const indexed: Array<Bm25.IndexedText> = []
+    for (const file of files.values()) {
+      if (statusOf(file, now) !== "PROCESSED" || !search.filters.some((filter) => matches(file, filter))) continue
+      file.segments.forEach((segment, order) => {
+        candidates.push({ file, order })
+        indexed.push(segment)
+      })
+    }
+    const scores = Bm25.scores(search.query, indexed)
+    const ranked = candidates
+      .map((candidate, i) => ({ ...candidate, score: scores[i]!, rank: i }))
+      .filter((candidate) => candidate.score > 0 && Bm25.similarity(candidate.score) >= (search.threshold ?? 0))
+      .sort((x, y) => y.score - x.score || x.rank - y.rank)
+      .slice(0, Math.max(0, search.maxSegments))
+    return ranked.map(({ file, order, score }) => ({
+      text: textFor(file, order, search),
+      fileId: file.fileId,
+      fileName: file.name,
+      score: Bm25.similarity(score),
+      order,
+      publicUrl: file.publicUrl ?? null,
+      labels: [...file.labels]
+    }))
+  }
+
+  /** The answer of `POST /library/search`. */
+  const search = (request: LibrarySearchRequest, now: number): Record<string, unknown> => ({
+    id: options.ids.uuid(),
+    results: searchHits(searchOf(request), now)
+  })
+
+  /** The status counts of the files of a batch, or `undefined` when no file was uploaded in it. */
+  const batchStatus = (batchId: string, now: number): Record<string, unknown> | undefined => {
+    const counts = new Map<string, number>()
+    let total = 0
+    for (const file of files.values()) {
+      if (file.batchId !== batchId) continue
+      total++
+      const status = statusOf(file, now)
+      counts.set(status, (counts.get(status) ?? 0) + 1)
+    }
+    return total === 0
+      ? undefined
+      : {
+        batch_id: batchId,
+        total_documents: total,
+        statuses: [...counts].map(([status, count]) => ({ status, count }))
+      }
+  }
+
+  return { upload, lookup, list, update, remove, search, searchHits, batchStatus }
+}
+
+/** A library: its files and what can be done with them. */
+export type Library = ReturnType<typeof makeLibrary>

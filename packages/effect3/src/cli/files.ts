@@ -1,0 +1,183 @@
+/**
+ * `studio-effect files upload|list|get|update|delete|search`: the library of files a run's `file_search`
+ * tool searches.
+ */
+import * as Args from "@effect/cli/Args"
+import * as Command from "@effect/cli/Command"
+import * as Options from "@effect/cli/Options"
+import * as Chunk from "effect/Chunk"
+import * as Console from "effect/Console"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import * as Stream from "effect/Stream"
+import { createReadStream } from "node:fs"
+import { basename } from "node:path"
+import { fileStatuses } from "studio-effect-core/wire/library"
+import * as Library from "../Library.js"
+import * as Client from "./client.js"
+import { CliFailure } from "./failure.js"
+
+const json = Options.boolean("json").pipe(Options.withDescription("Print the service's answer as JSON"))
+const labels = Options.text("label").pipe(
+  Options.repeated,
+  Options.withDescription("A label; repeat for several")
+)
+const path = Options.text("path").pipe(
+  Options.optional,
+  Options.withDescription(
+    "A path-like string to organize and filter files by (pets/dogs); filters match it as a prefix"
+  )
+)
+const publicUrl = Options.text("public-url").pipe(
+  Options.optional,
+  Options.withDescription("A public URL kept with the file")
+)
+const fileId = Args.text({ name: "file-id" }).pipe(Args.withDescription("The file's id"))
+const printJson = (value: unknown) => Console.log(JSON.stringify(value, null, 2))
+const given = <K extends string, A>(key: K, option: Option.Option<A>): { readonly [k in K]?: A } =>
+  Option.match(option, { onNone: () => ({}), onSome: (value) => ({ [key]: value }) as { [k in K]: A } })
+
+/** A local file's bytes as a stream, read as the upload pulls them (so its size bound stops the read). */
+const fileStream = (file: string) =>
+  Stream.fromAsyncIterable(
+    createReadStream(file) as AsyncIterable<Uint8Array>,
+    (cause) => new CliFailure({ message: `cannot read ${file}: ${cause instanceof Error ? cause.message : cause}` })
+  )
+
+const upload = Command.make(
+  "upload",
+  {
+    file: Args.text({ name: "file" }).pipe(
+      Args.withDescription("The local file (.txt, .md, .html, .json, .pdf, .docx)")
+    ),
+    labels,
+    path,
+    publicUrl,
+    json,
+    reference: Client.reference
+  },
+  (options) =>
+    Library.upload(fileStream(options.file), {
+      name: basename(options.file),
+      ...(options.labels.length > 0 ? { labels: options.labels } : {}),
+      ...given("path", options.path),
+      ...given("publicUrl", options.publicUrl)
+    }).pipe(
+      Effect.flatMap((uploaded) => options.json ? printJson(uploaded) : Console.log(uploaded.fileId)),
+      Effect.provide(Client.layer(options.reference))
+    )
+).pipe(Command.withDescription("Upload a file to the library and print its id"))
+
+const list = Command.make(
+  "list",
+  {
+    labels,
+    path,
+    name: Options.text("name").pipe(Options.optional, Options.withDescription("Only the files of this name")),
+    status: Options.choice("status", fileStatuses).pipe(
+      Options.optional,
+      Options.withDescription("Only files in this status")
+    ),
+    json,
+    reference: Client.reference
+  },
+  (options) =>
+    Library.stream({
+      ...(options.labels.length > 0 ? { label: options.labels } : {}),
+      ...given("path", options.path),
+      ...given("name", options.name),
+      ...given("status", options.status)
+    }).pipe(
+      Stream.runCollect,
+      Effect.map(Chunk.toReadonlyArray),
+      Effect.flatMap((files) =>
+        options.json
+          ? printJson(files)
+          : Effect.forEach(
+            files,
+            (file) => Console.log(`${file.fileId}  ${file.status}  ${file.name}  ${(file.labels ?? []).join(",")}`),
+            { discard: true }
+          )
+      ),
+      Effect.provide(Client.layer(options.reference))
+    )
+).pipe(Command.withDescription("List the library's files, every page: id, status, name and labels, one per line"))
+
+const get = Command.make(
+  "get",
+  { fileId, reference: Client.reference },
+  (options) =>
+    Library.retrieve(options.fileId).pipe(Effect.flatMap(printJson), Effect.provide(Client.layer(options.reference)))
+).pipe(Command.withDescription("Print a file's metadata as JSON"))
+
+const update = Command.make(
+  "update",
+  { fileId, labels, publicUrl, reference: Client.reference },
+  (options) =>
+    Library.update(options.fileId, {
+      ...(options.labels.length > 0 ? { labels: options.labels } : {}),
+      ...given("publicUrl", options.publicUrl)
+    }).pipe(
+      Effect.andThen(Console.log(`updated ${options.fileId}`)),
+      Effect.provide(Client.layer(options.reference))
+    )
+).pipe(Command.withDescription("Replace a file's labels (all of them) and public URL"))
+
+const del = Command.make(
+  "delete",
+  { fileId, reference: Client.reference },
+  (options) =>
+    Library.delete(options.fileId).pipe(
+      Effect.andThen(Console.log(`deleted ${options.fileId}`)),
+      Effect.provide(Client.layer(options.reference))
+    )
+).pipe(Command.withDescription("Delete a file"))
+
+const oneLine = (text: string) => text.replace(/\s+/gu, " ").trim()
+
+const search = Command.make(
+  "search",
+  {
+    query: Args.text({ name: "query" }).pipe(Args.withDescription("What to look for")),
+    labels,
+    path,
+    maxSegments: Options.integer("max-segments").pipe(
+      Options.optional,
+      Options.withDescription("The most segments returned (1-100)")
+    ),
+    json,
+    reference: Client.reference
+  },
+  (options) =>
+    Library.search({
+      query: options.query,
+      ...(options.labels.length > 0 ? { labels: options.labels } : {}),
+      ...given("path", options.path),
+      ...given("maxSegments", options.maxSegments)
+    }).pipe(
+      Effect.flatMap((found) =>
+        options.json
+          ? printJson(found)
+          : Effect.forEach(
+            found.results,
+            (result) => Console.log(`${result.score.toFixed(3)}  ${result.fileName}  ${oneLine(result.text)}`),
+            { discard: true }
+          )
+      ),
+      Effect.provide(Client.layer(options.reference))
+    )
+).pipe(Command.withDescription("Search the library's segments: score, file name and text, best first"))
+
+/**
+ * The `files` command and its subcommands.
+ *
+ * @since 0.1.0
+ * @category commands
+ */
+export const command = Command.make("files").pipe(
+  Command.withDescription(
+    "Manage and search the library of files that runs search (with --reference each command starts a fresh " +
+      "embedded service, so use `studio-effect serve` and STUDIO_BASE_URL to keep files between commands)"
+  ),
+  Command.withSubcommands([upload, list, get, update, del, search])
+)

@@ -1,0 +1,37 @@
+/**
+ * The library of the reference service on Effect: the library of `studio-effect-core/reference/library/
+ * library`, with times from Effect's clock, so that `TestClock` moves a file from `PROCESSING` to
+ * `PROCESSED`. Every operation is one synchronous step of the core's, so none sees another's half-done write.
+ */
+import * as Clock from "effect/Clock"
+import * as Effect from "effect/Effect"
+import type { Ids } from "studio-effect-core/reference/ids"
+import * as Library from "studio-effect-core/reference/library/library"
+import type { FileFilter, LibrarySearchRequest } from "studio-effect-core/wire/library"
+
+/** The library of one service (see `Library.makeLibrary`), at the current time of Effect's clock. */
+export const makeLibraryStore = (options: {
+  readonly ids: Ids
+  readonly limits: Library.LibraryLimits
+  /** How long a file is `PROCESSING`, in milliseconds. */
+  readonly processingDuration: number
+}) => {
+  const library = Library.makeLibrary(options)
+  const now = <A>(f: (now: number) => A): Effect.Effect<A> => Effect.map(Clock.currentTimeMillis, f)
+  return {
+    upload: (upload: Library.Upload) => now((time) => library.upload(upload, time)),
+    lookup: (fileId: string) => now((time) => library.lookup(fileId, time)),
+    list: (filters: Library.ListFilters) => now((time) => library.list(filters, time)),
+    update: (fileId: string, changes: Parameters<Library.Library["update"]>[1]) =>
+      now((time) => library.update(fileId, changes, time)),
+    remove: (fileId: string) => now((time) => library.remove(fileId, time)),
+    search: (request: LibrarySearchRequest) => now((time) => library.search(request, time)),
+    /** The segments a run's file search finds for `query` in the files `filters` allow. */
+    searchFiles: (query: string, filters: ReadonlyArray<FileFilter>, maxSegments: number) =>
+      now((time) => library.searchHits({ query, filters, maxSegments }, time)),
+    batchStatus: (batchId: string) => now((time) => library.batchStatus(batchId, time))
+  }
+}
+
+/** The library of one service. */
+export type LibraryStore = ReturnType<typeof makeLibraryStore>

@@ -1,0 +1,360 @@
+/**
+ * The library of files that a run's `file_search` tool searches: `upload` a file (from a path, bytes, a
+ * `Blob` or a byte `Stream`) with its path, labels and public URL, `list` the files (or `stream` them all,
+ * page by page), `retrieve`, `update` and `delete` one, `search` their segments, and read the status of a
+ * batch upload (`batchStatus`).
+ *
+ * @since 0.1.0
+ */
+import * as Effect from "effect/Effect"
+import * as FileSystem from "effect/FileSystem"
+import * as Option from "effect/Option"
+import * as Schema from "effect/Schema"
+import * as Stream from "effect/Stream"
+import { formatSize } from "./internal/http/body.js"
+import type { RawBody } from "./internal/http/client.js"
+import * as Operation from "./internal/operation/operation.js"
+import { validateRequest } from "./internal/schema/validate.js"
+import {
+  BatchStatus,
+  LibraryFile,
+  LibraryFiles,
+  LibrarySearchRequest,
+  LibrarySearchResponse,
+  ListFilesRequest,
+  UpdateFileRequest,
+  UploadedFile,
+  UploadFields
+} from "./LibrarySchema.js"
+import type { StudioClient } from "./StudioClient.js"
+import { type RequestError, ValidationError, ValidationIssue } from "./StudioError.js"
+
+const filesPath = "/studio/v1/library/files"
+
+/**
+ * The largest file `upload` sends when no `maxUploadSize` is given: 64 MiB.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const defaultMaxUploadSize = 64 * 1024 * 1024
+
+/**
+ * A file to upload: the path of a local file (read with Effect's `FileSystem`), its bytes, a `Blob` (or a
+ * `File`, whose name is used), or a stream of its bytes.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type FileSource<E = never, R = never> = string | Uint8Array | Blob | Stream.Stream<Uint8Array, E, R>
+
+/**
+ * Options of `upload`: the file's fields (`path`, `labels`, `publicUrl`, `batchId`), its name (by default
+ * the path's last part, the `File`'s name, or `file.txt`), and the largest file sent.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface UploadOptions extends UploadFields {
+  /** The file name the service keeps; its extension gives the file's type (`.txt`, `.md`, `.html`, ...). */
+  readonly name?: string | undefined
+  /**
+   * The largest file sent, in bytes (default 64 MiB). A larger file fails with `ValidationError` before
+   * anything is sent, and a stream is read no further than this.
+   */
+  readonly maxUploadSize?: number | undefined
+}
+
+const uploadError = (path: string, message: string) =>
+  new ValidationError({
+    operation: "library.upload",
+    source: "client",
+    issues: [new ValidationIssue({ path, message })]
+  })
+
+const tooLarge = (limit: number) =>
+  uploadError(
+    "file",
+    `the file is larger than ${formatSize(limit)} (maxUploadSize): raise maxUploadSize to send it`
+  )
+
+const baseName = (path: string): string => path.slice(Math.max(path.lastIndexOf("/"), path.lastIndexOf("\\")) + 1)
+
+/** The bytes of a stream, failing as soon as they pass `limit`. */
+const collect = <E, R>(
+  stream: Stream.Stream<Uint8Array, E, R>,
+  limit: number
+): Effect.Effect<Uint8Array, E | ValidationError, R> =>
+  Effect.suspend(() => {
+    const parts: Array<Uint8Array> = []
+    let size = 0
+    return Stream.runForEach(stream, (bytes) => {
+      size += bytes.length
+      if (size > limit) return Effect.fail(tooLarge(limit))
+      parts.push(bytes)
+      return Effect.void
+    }).pipe(Effect.map(() => {
+      const all = new Uint8Array(size)
+      let offset = 0
+      for (const part of parts) {
+        all.set(part, offset)
+        offset += part.length
+      }
+      return all
+    }))
+  })
+
+/** The file as a `Blob` and its default name, read within the size limit. */
+const readSource = <E, R>(
+  file: FileSource<E, R>,
+  limit: number
+): Effect.Effect<{ readonly blob: Blob; readonly name: string }, E | ValidationError, R | FileSystem.FileSystem> => {
+  if (typeof file === "string") {
+    return Effect.gen(function*() {
+      const fs = yield* FileSystem.FileSystem
+      const unreadable = (error: { readonly message: string }) =>
+        uploadError("file", `cannot read ${file}: ${error.message}`)
+      const info = yield* Effect.mapError(fs.stat(file), unreadable)
+      if (Number(info.size) > limit) return yield* tooLarge(limit)
+      const bytes = yield* Effect.mapError(fs.readFile(file), unreadable)
+      if (bytes.length > limit) return yield* tooLarge(limit)
+      return { blob: new Blob([bytes as Uint8Array<ArrayBuffer>]), name: baseName(file) }
+    })
+  }
+  if (file instanceof Uint8Array) {
+    return file.length > limit
+      ? Effect.fail(tooLarge(limit))
+      : Effect.succeed({ blob: new Blob([file as Uint8Array<ArrayBuffer>]), name: "file.txt" })
+  }
+  if (file instanceof Blob) {
+    return file.size > limit
+      ? Effect.fail(tooLarge(limit))
+      : Effect.succeed({ blob: file, name: "name" in file && typeof file.name === "string" ? file.name : "file.txt" })
+  }
+  return Effect.map(collect(file, limit), (bytes) => ({
+    blob: new Blob([bytes as Uint8Array<ArrayBuffer>]),
+    name: "file.txt"
+  }))
+}
+
+/** The multipart form of an upload, as the bytes sent and their content type (with its boundary). */
+const formOf = (
+  blob: Blob,
+  name: string,
+  fields: typeof UploadFields.Type
+): Effect.Effect<RawBody> =>
+  Effect.promise(async () => {
+    const form = new FormData()
+    form.append("file", blob, name)
+    if (fields.path !== undefined) form.append("path", fields.path)
+    for (const label of fields.labels ?? []) form.append("labels", label)
+    if (fields.publicUrl !== undefined) form.append("publicUrl", fields.publicUrl)
+    if (fields.batchId !== undefined) {
+      form.append("batch_id", fields.batchId)
+      form.append("upload_mode", "batch")
+    }
+    // the platform's own encoder: the bytes and the boundary it chose
+    const encoded = new Response(form)
+    return {
+      bytes: new Uint8Array(await encoded.arrayBuffer()),
+      contentType: encoded.headers.get("content-type")!
+    }
+  })
+
+const uploadOperation = Operation.json({
+  name: "library.upload",
+  method: "POST",
+  check: (_operation, form: RawBody) => Effect.succeed(form),
+  path: () => filesPath,
+  raw: (form) => form,
+  response: UploadedFile,
+  attributes: () => ({}),
+  responseAttributes: (uploaded) => ({ "studio.file.id": uploaded.fileId }),
+  creates: true
+})
+
+/**
+ * Uploads a file to the library, as a `multipart/form-data` form: the file, with its `path`, `labels`,
+ * `publicUrl` and `batchId` when given. The file is read first, up to `maxUploadSize` bytes (64 MiB by
+ * default); a larger one, or one that cannot be read, fails with `ValidationError` and nothing is sent. A
+ * path is read with Effect's `FileSystem` (provide `NodeFileSystem.layer` or the like). Returns the new
+ * file's id; the file is `PROCESSING` until the service has indexed it.
+ *
+ * @since 0.1.0
+ * @category operations
+ */
+export const upload: {
+  (
+    file: string,
+    options?: UploadOptions
+  ): Effect.Effect<UploadedFile, RequestError, StudioClient | FileSystem.FileSystem>
+  <E = never, R = never>(
+    file: Uint8Array | Blob | Stream.Stream<Uint8Array, E, R>,
+    options?: UploadOptions
+  ): Effect.Effect<UploadedFile, RequestError | E, StudioClient | R>
+} = <E, R>(file: FileSource<E, R>, options: UploadOptions = {}): Effect.Effect<any, any, any> =>
+  Effect.gen(function*() {
+    const { maxUploadSize, name, ...rest } = options
+    const limit = maxUploadSize ?? defaultMaxUploadSize
+    if (!(Number.isSafeInteger(limit) && limit >= 1)) {
+      return yield* uploadError("maxUploadSize", `${limit} is not a size: use a whole number of bytes, such as 8388608`)
+    }
+    const fields = yield* validateRequest("library.upload", UploadFields, rest)
+    const source = yield* readSource(file, limit)
+    const form = yield* formOf(source.blob, name ?? source.name, fields)
+    return yield* uploadOperation(form)
+  })
+
+const filePath = (segment: string) => `${filesPath}/${segment}`
+
+const listOperation = Operation.json({
+  name: "library.list",
+  method: "GET",
+  check: Operation.checkRequest(ListFilesRequest),
+  path: (valid) => {
+    const query = new URLSearchParams()
+    if (valid.name !== undefined) query.set("name", valid.name)
+    if (valid.path !== undefined) query.set("path", valid.path)
+    if (valid.status !== undefined) query.set("status", valid.status)
+    for (const label of valid.label ?? []) query.append("label", label)
+    if (valid.limit !== undefined) query.set("limit", String(valid.limit))
+    if (valid.offset !== undefined) query.set("offset", String(valid.offset))
+    const search = query.toString()
+    return search === "" ? filesPath : `${filesPath}?${search}`
+  },
+  response: LibraryFiles,
+  attributes: () => ({})
+})
+
+const retrieveOperation = Operation.json({
+  name: "library.retrieve",
+  method: "GET",
+  check: Operation.checkId("fileId"),
+  path: ({ segment }) => filePath(segment),
+  response: LibraryFile,
+  attributes: ({ id }) => ({ "studio.file.id": id })
+})
+
+/** The answer of an update or a delete: nothing the caller needs (the service sends `null`). */
+const NoContent = Schema.Unknown
+
+const updateOperation = Operation.json({
+  name: "library.update",
+  method: "PUT",
+  check: Operation.checkIdAndRequest("fileId", UpdateFileRequest),
+  path: ({ segment }) => filePath(segment),
+  body: ({ request }) => request,
+  response: NoContent,
+  attributes: ({ id }) => ({ "studio.file.id": id })
+})
+
+const deleteOperation = Operation.json({
+  name: "library.delete",
+  method: "DELETE",
+  check: Operation.checkId("fileId"),
+  path: ({ segment }) => filePath(segment),
+  response: NoContent,
+  attributes: ({ id }) => ({ "studio.file.id": id })
+})
+
+const searchOperation = Operation.json({
+  name: "library.search",
+  method: "POST",
+  check: Operation.checkRequest(LibrarySearchRequest),
+  path: () => "/studio/v1/library/search",
+  body: (valid) => valid,
+  response: LibrarySearchResponse,
+  attributes: () => ({})
+})
+
+const batchStatusOperation = Operation.json({
+  name: "library.batchStatus",
+  method: "GET",
+  check: Operation.checkId("batchId"),
+  path: ({ segment }) => `/studio/v1/library/batches/${segment}/status`,
+  response: BatchStatus,
+  attributes: ({ id }) => ({ "studio.batch.id": id })
+})
+
+/**
+ * Lists the files that pass every filter given (`name`, `path` as a prefix, `status`, each `label`),
+ * in upload order: `offset` files skipped, at most `limit` returned.
+ *
+ * @since 0.1.0
+ * @category operations
+ */
+export const list = (
+  request: ListFilesRequest = {}
+): Effect.Effect<ReadonlyArray<LibraryFile>, RequestError, StudioClient> => listOperation(request)
+
+/**
+ * Every file that passes the filters, as a `Stream` that lists them a page (`pageSize`, default 100) at
+ * a time, from `offset`, until a page comes back short.
+ *
+ * @since 0.1.0
+ * @category operations
+ */
+export const stream = (
+  request: Omit<ListFilesRequest, "limit"> & { readonly pageSize?: number | undefined } = {}
+): Stream.Stream<LibraryFile, RequestError, StudioClient> => {
+  const { pageSize = 100, ...filters } = request
+  return Stream.paginate(filters.offset ?? 0, (offset) =>
+    Effect.map(
+      list({ ...filters, limit: pageSize, offset }),
+      (page) => [page, page.length < pageSize ? Option.none() : Option.some(offset + page.length)] as const
+    ))
+}
+
+/**
+ * Retrieves a file's metadata. An unknown id fails with `NotFound`.
+ *
+ * @since 0.1.0
+ * @category operations
+ */
+export const retrieve: (fileId: string) => Effect.Effect<LibraryFile, RequestError, StudioClient> = retrieveOperation
+
+/**
+ * Changes a file: the `labels` given replace all of its labels, the `publicUrl` given replaces its own.
+ * An unknown id fails with `NotFound`.
+ *
+ * @since 0.1.0
+ * @category operations
+ */
+export const update = (
+  fileId: string,
+  request: UpdateFileRequest
+): Effect.Effect<void, RequestError, StudioClient> => Effect.asVoid(updateOperation({ id: fileId, request }))
+
+const del = (fileId: string): Effect.Effect<void, RequestError, StudioClient> => Effect.asVoid(deleteOperation(fileId))
+
+export {
+  /**
+   * Deletes a file. An unknown id fails with `NotFound`; a file still `PROCESSING` cannot be deleted (the
+   * service answers 422, a `ValidationError`).
+   *
+   * @since 0.1.0
+   * @category operations
+   */
+  del as delete
+}
+
+/**
+ * Searches the segments of the library's processed files for `query`, among the files the filters allow,
+ * best first.
+ *
+ * @since 0.1.0
+ * @category operations
+ */
+export const search = (
+  request: LibrarySearchRequest
+): Effect.Effect<LibrarySearchResponse, RequestError, StudioClient> => searchOperation(request)
+
+/**
+ * The status of a batch upload: how many files it has and how many are in each status. An unknown batch
+ * fails with `NotFound`.
+ *
+ * @since 0.1.0
+ * @category operations
+ */
+export const batchStatus: (batchId: string) => Effect.Effect<BatchStatus, RequestError, StudioClient> =
+  batchStatusOperation
