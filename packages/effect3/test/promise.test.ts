@@ -65,6 +65,9 @@ for (const [name, make] of Object.entries(clients)) {
         }, { schedule: quickly })
         expect(answer.status).toBe("completed")
         expect((await studio.assistants.delete(assistant.id)).deleted).toBe(true)
+
+        const models = await studio.models.list()
+        expect(JSON.stringify(models)).toContain("fpmodel-mini")
       } finally {
         await studio.close()
       }

@@ -11,6 +11,7 @@ import * as FileSystem from "effect/FileSystem"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
+import { concatBytes } from "studio-effect-core/bytes/concatBytes"
 import { formatSize } from "./internal/http/body.js"
 import type { RawBody } from "./internal/http/client.js"
 import * as Operation from "./internal/operation/operation.js"
@@ -93,15 +94,7 @@ const collect = <E, R>(
       if (size > limit) return Effect.fail(tooLarge(limit))
       parts.push(bytes)
       return Effect.void
-    }).pipe(Effect.map(() => {
-      const all = new Uint8Array(size)
-      let offset = 0
-      for (const part of parts) {
-        all.set(part, offset)
-        offset += part.length
-      }
-      return all
-    }))
+    }).pipe(Effect.map(() => concatBytes(parts, size)))
   })
 
 /** The file as a `Blob` and its default name, read within the size limit. */

@@ -6,6 +6,7 @@
  *
  * @since 0.1.0
  */
+import { concatBytes } from "../bytes/concatBytes.js"
 import type { ByteBudget } from "./byteBudget.js"
 
 /**
@@ -46,23 +47,6 @@ export type BodyRead =
   | { readonly _tag: "Unreadable" }
 
 const decoder = new TextDecoder()
-
-/**
- * The bytes of `parts` as one array, `size` bytes in all.
- *
- * @since 0.1.0
- * @category constructors
- */
-export const bytesOf = (parts: ReadonlyArray<Uint8Array>, size: number): Uint8Array => {
-  if (parts.length === 1) return parts[0]!
-  const out = new Uint8Array(size)
-  let offset = 0
-  for (const part of parts) {
-    out.set(part, offset)
-    offset += part.length
-  }
-  return out
-}
 
 /**
  * The text of `bytes` (UTF-8).
@@ -121,7 +105,7 @@ export const readNodeBody = (
   }
   const onEnd = () => {
     stop()
-    done({ _tag: "Bytes", bytes: bytesOf(parts, size) })
+    done({ _tag: "Bytes", bytes: concatBytes(parts, size) })
   }
   const onError = () => {
     stop()

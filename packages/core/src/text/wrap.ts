@@ -32,10 +32,12 @@ const wrapLine = (line: string, width: number): Array<string> => {
   let current = head
   let used = hanging
   let empty = true
+  // a row's first column keeps its line alone when not even the first word after it fits beside it
+  const alone = (word: number) => lines.length === 0 && current === head && head.trim() !== "" && used + word > width
   for (const word of line.slice(head.length).split(" ").filter((word) => word !== "")) {
     const size = columns(word)
-    if (!empty && used + 1 + size > width) {
-      lines.push(current)
+    if ((!empty && used + 1 + size > width) || (empty && alone(size))) {
+      lines.push(current.trimEnd())
       current = " ".repeat(hanging)
       used = hanging
       empty = true

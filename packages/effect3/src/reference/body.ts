@@ -8,8 +8,9 @@
 import type * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
+import { concatBytes } from "studio-effect-core/bytes/concatBytes"
 import type { ByteBudget } from "studio-effect-core/reference/byteBudget"
-import { bytesOf, isNodeReadable, type NodeReadable, readNodeBody, textOf } from "studio-effect-core/reference/nodeBody"
+import { isNodeReadable, type NodeReadable, readNodeBody, textOf } from "studio-effect-core/reference/nodeBody"
 
 /** The default limit of a request body: 1 MiB. */
 export const defaultMaxBodyBytes = 1024 * 1024
@@ -78,7 +79,7 @@ const readStream = (request: HttpServerRequest.HttpServerRequest, limit: number,
         return Effect.void
       }
     ).pipe(
-      Effect.map(() => bytesOf(acc.parts, acc.size)),
+      Effect.map(() => concatBytes(acc.parts, acc.size)),
       Effect.catchIf(
         (error): error is Exclude<typeof error, BodyTooLarge | BudgetSpent> =>
           !(error instanceof BodyTooLarge || error instanceof BudgetSpent),

@@ -41,6 +41,8 @@ import type {
 } from "../LibrarySchema.js"
 import * as Maestro from "../Maestro.js"
 import type { MaestroRun, RunRequest } from "../MaestroSchema.js"
+import * as Models from "../Models.js"
+import type { ModelList } from "../ModelSchema.js"
 import type { ReferenceOptions } from "../reference/app.js"
 import * as StudioClient from "../StudioClient.js"
 
@@ -155,6 +157,11 @@ export class Studio {
       request: AssistantRunRequest,
       options?: CallOptions & Assistants.RunAndPollOptions
     ): Promise<MaestroRun> => this.run(Assistants.runAndPoll(assistantId, request, options), options)
+  }
+
+  readonly models = {
+    /** The models the service offers. */
+    list: (options?: CallOptions): Promise<ModelList> => this.run(Models.list(), options)
   }
 
   readonly library = {

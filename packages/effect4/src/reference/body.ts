@@ -8,8 +8,9 @@
 import * as Effect from "effect/Effect"
 import type * as HttpServerRequest from "effect/http/HttpServerRequest"
 import * as Stream from "effect/Stream"
+import { concatBytes } from "studio-effect-core/bytes/concatBytes"
 import type { ByteBudget } from "studio-effect-core/reference/byteBudget"
-import { bytesOf, textOf } from "studio-effect-core/reference/nodeBody"
+import { textOf } from "studio-effect-core/reference/nodeBody"
 
 /** The default limit of a request body: 1 MiB. */
 export const defaultMaxBodyBytes = 1024 * 1024
@@ -62,7 +63,7 @@ export const readBytes = (
       acc.parts.push(chunk)
       return Effect.void
     }).pipe(
-      Effect.map(() => bytesOf(acc.parts, acc.size)),
+      Effect.map(() => concatBytes(acc.parts, acc.size)),
       Effect.catchTag("HttpServerError", () => Effect.fail(new BodyUnreadable())),
       Effect.ensuring(Effect.sync(() => budget.give(acc.size)))
     )

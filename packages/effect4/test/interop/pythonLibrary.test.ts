@@ -7,51 +7,30 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import { execFile, execFileSync } from "node:child_process"
-import { existsSync, mkdtempSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import * as Reference from "../../src/reference/index.js"
 
-const shared = fileURLToPath(new URL("../../../../../shared/real-clients/python", import.meta.url))
-const script = fileURLToPath(new URL("../../../core/test/fixtures/ai21Library.py", import.meta.url))
+const setup = fileURLToPath(new URL("../../../../scripts/real-clients.mjs", import.meta.url))
+const script = fileURLToPath(new URL("../../../core/test/fixtures/realClients/library.py", import.meta.url))
 const key = "python-key"
 
-/** A virtual environment with the SDK's dependencies from the wheels, or why there is none. */
-const python = ((): { readonly bin: string } | { readonly missing: string } => {
-  if (!existsSync(join(shared, "ai21-4.2.0"))) return { missing: `no ai21 Python SDK at ${shared}` }
-  try {
-    const venv = join(mkdtempSync(join(tmpdir(), "ai21-python-")), "venv")
-    execFileSync("python3.11", ["-m", "venv", venv], { stdio: "ignore", timeout: 120_000 })
-    execFileSync(join(venv, "bin", "pip"), [
-      "install",
-      "-q",
-      "--no-index",
-      "--find-links",
-      join(shared, "wheels"),
-      "httpx",
-      "pydantic",
-      "tenacity",
-      "typing-extensions"
-    ], { stdio: "ignore", timeout: 300_000 })
-    return { bin: join(venv, "bin", "python") }
-  } catch (error) {
-    return { missing: `Python 3.11 with the SDK's wheels is not available: ${String(error).split("\n")[0]}` }
-  }
-})()
+/** The clients' virtual environment (made once by `scripts/real-clients.mjs`), or why there is none. */
+const clients: { readonly python?: string; readonly pythonPath?: string; readonly skip?: string } = JSON.parse(
+  execFileSync(process.execPath, [setup], { encoding: "utf8" })
+)
 
-if ("missing" in python) console.warn(`skipping the ai21 Python library replay: ${python.missing}`)
+if (clients.skip !== undefined) console.warn(`skipping the ai21 Python library replay: ${clients.skip}`)
 
-describe.skipIf("missing" in python)("the ai21 Python SDK's library.files against the reference service", () => {
+describe.skipIf(clients.skip !== undefined)("the ai21 Python SDK's library.files against the reference service", () => {
   it.live("create, get, list, update, batch status and delete", () =>
     Effect.scoped(Effect.gen(function*() {
       const server = yield* Reference.listen({ port: 0, apiKeys: [key], fileProcessingDuration: 0 })
       const output = yield* Effect.promise(() =>
         new Promise<string>((resolve, reject) =>
           execFile(
-            (python as { readonly bin: string }).bin,
+            clients.python!,
             [script, `${server.url}/studio/v1`, key],
-            { env: { ...process.env, PYTHONPATH: join(shared, "ai21-4.2.0") }, timeout: 120_000 },
+            { env: { ...process.env, PYTHONPATH: clients.pythonPath! }, timeout: 120_000 },
             (error, stdout, stderr) =>
               error === null ? resolve(stdout) : reject(new Error(`${error.message}\n${stderr}`))
           )

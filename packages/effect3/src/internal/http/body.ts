@@ -7,6 +7,7 @@ import type * as HttpClientError from "@effect/platform/HttpClientError"
 import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
 import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
+import { concatBytes } from "studio-effect-core/bytes/concatBytes"
 import { DecodeError, ValidationError, ValidationIssue } from "../../StudioError.js"
 
 /** The largest non-streamed answer when no `maxResponseSize` is given: 32 MiB. */
@@ -53,17 +54,6 @@ const declaredLength = (response: HttpClientResponse.HttpClientResponse): number
 
 const decoder = new TextDecoder("utf-8")
 
-const concat = (parts: ReadonlyArray<Uint8Array>, size: number): Uint8Array => {
-  if (parts.length === 1) return parts[0]!
-  const bytes = new Uint8Array(size)
-  let offset = 0
-  for (const part of parts) {
-    bytes.set(part, offset)
-    offset += part.length
-  }
-  return bytes
-}
-
 /**
  * The first `limit` bytes of the body as text, and whether there was more. Reading stops there and the
  * body is released (the stream's finalizer cancels it), so the rest is never downloaded.
@@ -90,7 +80,7 @@ const readAtMost = (
           return true
         })
       ),
-      Effect.map(() => ({ text: decoder.decode(concat(parts, size)), truncated }))
+      Effect.map(() => ({ text: decoder.decode(concatBytes(parts, size)), truncated }))
     )
   })
 
