@@ -72,9 +72,14 @@ const rateLimit = Options.text("rate-limit").pipe(
   }))
 )
 
+const log = Options.boolean("log").pipe(
+  Options.withDescription("Log one line per request answered: its method, address and status")
+)
+
 const options = {
   port,
   host,
+  log,
   apiKeys,
   apiKeyFile,
   seed: wholeNumber(
@@ -138,7 +143,8 @@ export const listenOptions = (given: Command.Command.ParseConfig<typeof options>
     maxConnections: some(given.maxConnections, (count) => count),
     headersTimeout: some(given.headersTimeoutMs, Duration.millis),
     requestTimeout: some(given.requestTimeoutMs, Duration.millis),
-    maxTenants: some(given.maxTenants, (count) => count)
+    maxTenants: some(given.maxTenants, (count) => count),
+    log: given.log ? true : undefined
   }
   return Object.fromEntries(Object.entries(chosen).filter(([, value]) => value !== undefined)) as ListenOptions
 }

@@ -5,12 +5,15 @@
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import * as NodeHttpServerRequest from "@effect/platform-node/NodeHttpServerRequest"
 import type * as HttpApp from "@effect/platform/HttpApp"
+import * as HttpMiddleware from "@effect/platform/HttpMiddleware"
 import type * as HttpServerError from "@effect/platform/HttpServerError"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as Deferred from "effect/Deferred"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Logger from "effect/Logger"
 import type * as Scope from "effect/Scope"
 import * as http from "node:http"
 import {
@@ -59,6 +62,13 @@ export const overSocket = (
 const millis = (duration: Duration.DurationInput | undefined, otherwise: number): number =>
   duration === undefined ? otherwise : Duration.toMillis(duration)
 
+// the default logger, or the pretty one a `runMain` installs instead, becomes logfmt
+const logfmt = Logger.withConsoleLog(Logger.logfmtLogger)
+const oneLineLogs = Layer.merge(
+  Logger.replace(Logger.defaultLogger, logfmt),
+  Logger.replace(Logger.prettyLoggerDefault, logfmt)
+)
+
 /** The bounds of serving that `options` give, the defaults for the others. */
 const servingLimits = (options: ListenOptions): ServingLimits => ({
   maxConnections: options.maxConnections ?? defaultServingLimits.maxConnections,
@@ -83,7 +93,11 @@ export const listen = (
     const nodeServer = http.createServer(serverOptions(limits))
     const guarded = guard(nodeServer, limits)
     const server = yield* NodeHttpServer.make(() => nodeServer, { port: options.port ?? 0, host })
-    yield* server.serve(overSocket(app, guarded.answering))
+    const served = overSocket(app, guarded.answering)
+    // one logfmt line per request, whatever logger the application runs with
+    yield* server.serve(
+      options.log === true ? HttpMiddleware.logger(served).pipe(Effect.provide(oneLineLogs)) : served
+    )
     // runs before the server's own finalizers, which then find it closed
     yield* Effect.addFinalizer(() =>
       Effect.zipRight(Deferred.succeed(stopping, undefined), Effect.promise(() => guarded.shutdown()))

@@ -71,9 +71,15 @@ const rateLimit = Flag.String("rate-limit").pipe(
   }))
 )
 
+const log = Flag.Boolean("log").pipe(
+  Flag.withDefault(false),
+  Flag.withDescription("Log one line per request answered: its method, address and status")
+)
+
 const options = {
   port,
   host,
+  log,
   apiKeys,
   apiKeyFile,
   seed: wholeNumber(
@@ -137,7 +143,8 @@ export const listenOptions = (given: Command.Command.Config.Infer<typeof options
     maxConnections: some(given.maxConnections, (count) => count),
     headersTimeout: some(given.headersTimeoutMs, Duration.millis),
     requestTimeout: some(given.requestTimeoutMs, Duration.millis),
-    maxTenants: some(given.maxTenants, (count) => count)
+    maxTenants: some(given.maxTenants, (count) => count),
+    log: given.log ? true : undefined
   }
   return Object.fromEntries(Object.entries(chosen).filter(([, value]) => value !== undefined)) as ListenOptions
 }

@@ -15,6 +15,8 @@ export interface ListenOptions extends ReferenceOptions {
   readonly port?: number | undefined
   /** The interface; `127.0.0.1` by default. */
   readonly host?: string | undefined
+  /** Logs one line per request answered (method, address, status) with Effect's logger; off by default. */
+  readonly log?: boolean | undefined
   /** The most open connections (default 1,024); past it, a new connection is closed at once. */
   readonly maxConnections?: number | undefined
   /** How long a client may take to send a request's headers (default 10 s); past it, 408 and closed. */

@@ -7,9 +7,11 @@ import * as NodeHttpServerRequest from "@effect/platform-node/NodeHttpServerRequ
 import * as Deferred from "effect/Deferred"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
+import * as HttpMiddleware from "effect/http/HttpMiddleware"
 import type * as HttpServerError from "effect/http/HttpServerError"
 import * as HttpServerRequest from "effect/http/HttpServerRequest"
 import * as HttpServerResponse from "effect/http/HttpServerResponse"
+import * as Logger from "effect/Logger"
 import * as NetAddress from "effect/net/NetAddress"
 import type * as Scope from "effect/Scope"
 import * as http from "node:http"
@@ -69,6 +71,8 @@ export const overSocket = (
 const millis = (duration: Duration.Input | undefined, otherwise: number): number =>
   duration === undefined ? otherwise : Duration.toMillis(Duration.fromInputUnsafe(duration))
 
+const oneLineLogs = Logger.layer([Logger.consoleLogFmt])
+
 /** The bounds of serving that `options` give, the defaults for the others. */
 const servingLimits = (options: ListenOptions): ServingLimits => ({
   maxConnections: options.maxConnections ?? defaultServingLimits.maxConnections,
@@ -93,7 +97,11 @@ export const listen = (
     const nodeServer = http.createServer(serverOptions(limits))
     const guarded = guard(nodeServer, limits)
     const server = yield* NodeHttpServer.make(() => nodeServer, { port: options.port ?? 0, host })
-    yield* server.serve(overSocket(app, guarded.answering))
+    const served = overSocket(app, guarded.answering)
+    // one logfmt line per request, whatever logger the application runs with
+    yield* server.serve(
+      options.log === true ? HttpMiddleware.logger(served).pipe(Effect.provide(oneLineLogs)) : served
+    )
     // runs before the server's own finalizers, which then find it closed
     yield* Effect.addFinalizer(() =>
       Effect.andThen(Deferred.succeed(stopping, undefined), Effect.promise(() => guarded.shutdown()))

@@ -343,3 +343,41 @@ describe.concurrent("each accepted key has its own assistants and runs", spawnin
     expect(seeded1).toBe(seeded2)
   })
 })
+
+describe.concurrent("--log", spawning, () => {
+  it("logs one line per request answered, with its method, address and status, and never the key", async () => {
+    const { child, url } = await startServe(["--port", "0", "--log"])
+    let output = ""
+    const waiters: Array<() => void> = []
+    const collect = (data: unknown) => {
+      output += String(data)
+      for (const wake of waiters.splice(0)) wake()
+    }
+    child.stdout!.on("data", collect)
+    child.stderr!.on("data", collect)
+    const logged = (text: string) =>
+      new Promise<void>((resolve) => {
+        const check = () => (output.includes(text) ? resolve() : waiters.push(check))
+        check()
+      })
+    try {
+      const answer = await post(
+        url,
+        chatPath,
+        { model: "fpmodel-mini", messages: [{ role: "user", content: "Hi" }] },
+        "sk-logged-key"
+      )
+      expect(answer.status).toBe(200)
+      await answer.text()
+      expect((await get(url, "/studio/v1/assistants/asst_unknown", "sk-logged-key")).status).toBe(404)
+      await logged("asst_unknown")
+      const lines = output.split("\n").filter((line) => line.includes("/studio/v1/"))
+      expect(lines).toHaveLength(2)
+      expect(lines[0]).toMatch(/^(?=.*\bPOST\b)(?=.*\/studio\/v1\/chat\/completions)(?=.*\b200\b)/)
+      expect(lines[1]).toMatch(/^(?=.*\bGET\b)(?=.*\/studio\/v1\/assistants\/asst_unknown)(?=.*\b404\b)/)
+      expect(output).not.toContain("sk-logged-key")
+    } finally {
+      await stop(child)
+    }
+  })
+})
