@@ -210,6 +210,25 @@ describe("a newcomer's first steps, from the packed tarball in a fresh project",
     const listened = await exec(process.execPath, ["listen.mjs"], { cwd: project })
     expect(listened.stderr).toContain("npm install @effect/platform-node@^0.108")
 
+    // the optional parts of the Effect 3 line, imported without their package, name their install line
+    const importing = (entry: string) =>
+      exec(process.execPath, ["--input-type=module", "-e", `await import(${JSON.stringify(entry)})`], {
+        cwd: project
+      })
+    expect(existsSync(join(project, "node_modules/@effect/ai"))).toBe(false)
+    const ai = await importing("studio-effect/ai")
+    expect(ai.code).not.toBe(0)
+    expect(ai.stderr).toContain(
+      "studio-effect/ai needs @effect/ai, an optional dependency: npm install @effect/ai@~0.37.0"
+    )
+    if (!existsSync(join(project, "node_modules/undici"))) {
+      const undici = await importing("studio-effect/undici")
+      expect(undici.code).not.toBe(0)
+      expect(undici.stderr).toContain(
+        "studio-effect/undici needs undici, an optional dependency: npm install undici@^7"
+      )
+    }
+
     const npx = (...command: ReadonlyArray<string>) => exec("npx", ["studio-effect", ...command], { cwd: project })
     const version = await npx("--version")
     expect(version.code, version.stderr).toBe(0)

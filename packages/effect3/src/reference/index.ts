@@ -14,6 +14,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Redacted from "effect/Redacted"
 import type * as Scope from "effect/Scope"
+import { loadWithPeer } from "studio-effect-core/module/optionalPeer"
 import * as StudioClient from "../StudioClient.js"
 import { make as makeApp, type ReferenceOptions } from "./app.js"
 import type { ConnectionDropped } from "./faults.js"
@@ -131,20 +132,13 @@ export const serve = (options: ReferenceOptions = {}): Layer.Layer<never, never,
 export const listen = (
   options: ListenOptions = {}
 ): Effect.Effect<Listening, HttpServerError.ServeError, Scope.Scope> =>
-  Effect.flatMap(Effect.promise(() => import("./node.js").catch(namingPlatformNode)), (node) => node.listen(options))
-
-/** A missing `@effect/platform-node` as an error that says how to install it (its `code` kept). */
-const namingPlatformNode = (cause: unknown): never => {
-  const missing = typeof cause === "object" && cause !== null && (cause as { code?: unknown }).code ===
-      "ERR_MODULE_NOT_FOUND" &&
-    String((cause as Error).message).includes("@effect/platform-node")
-  if (!missing) throw cause
-  throw Object.assign(
-    new Error(
-      "Serving the reference service over HTTP needs @effect/platform-node, an optional dependency: " +
-        "npm install @effect/platform-node@^0.108",
-      { cause }
+  Effect.flatMap(
+    Effect.promise(() =>
+      loadWithPeer(() => import("./node.js"), {
+        user: "Serving the reference service over HTTP",
+        peer: "@effect/platform-node",
+        install: "npm install @effect/platform-node@^0.108"
+      })
     ),
-    { code: "ERR_MODULE_NOT_FOUND" }
+    (node) => node.listen(options)
   )
-}
