@@ -50,24 +50,30 @@ const runReplay = (url: string) =>
 describe.skipIf(skip !== undefined)(
   skip === undefined ? "the official Python clients" : `the official Python clients (skipped: ${skip})`,
   () => {
-    it("ai21 and openai: chat, runs and every agents call pass against studio-effect serve", async () => {
-      const { calls, code } = await runReplay(server!.url)
-      expect(calls.filter((call) => !call.ok)).toEqual([])
-      expect(calls.map((call) => call.call)).toEqual([
-        "ai21 chat.completions.create",
-        "ai21 chat.completions.create stream",
-        "openai chat.completions.create",
-        "openai chat.completions.create stream",
-        "ai21 beta.maestro.runs.create_and_poll",
-        "ai21 beta.agents.create",
-        "ai21 beta.agents.get",
-        "ai21 beta.agents.list",
-        "ai21 beta.agents.modify",
-        "ai21 beta.agents.runs.create_and_poll",
-        "ai21 beta.agents.runs.create_and_poll with a string input",
-        "ai21 beta.agents.delete"
-      ])
-      expect(code).toBe(0)
-    }, 120_000)
+    it(
+      "ai21 and openai: chat, runs and every agents call pass against studio-effect serve; hostile bodies are 4xx",
+      async () => {
+        const { calls, code } = await runReplay(server!.url)
+        expect(calls.filter((call) => !call.ok)).toEqual([])
+        expect(calls.map((call) => call.call)).toEqual([
+          "ai21 chat.completions.create",
+          "ai21 chat.completions.create stream",
+          "openai chat.completions.create",
+          "openai chat.completions.create stream",
+          "ai21 beta.maestro.runs.create_and_poll",
+          "ai21 beta.agents.create",
+          "ai21 beta.agents.get",
+          "ai21 beta.agents.list",
+          "ai21 beta.agents.modify",
+          "ai21 beta.agents.runs.create_and_poll",
+          "ai21 beta.agents.runs.create_and_poll with a string input",
+          "ai21 beta.agents.delete",
+          "openai chat.completions.create with a body nested 200 deep",
+          "ai21 beta.maestro.runs.create with a budget and a requirement the service refuses"
+        ])
+        expect(code).toBe(0)
+      },
+      120_000
+    )
   }
 )
