@@ -85,7 +85,7 @@ const update = Command.make(
       ...Option.match(options.budget, { onNone: () => ({}), onSome: (budget) => ({ budget }) })
     }).pipe(
       Effect.flatMap((assistant) => options.json ? printJson(assistant) : printShown(assistant.id)),
-      Effect.provide(Client.layer(false))
+      Client.provide(false)
     )
 ).pipe(
   Command.withDescription(

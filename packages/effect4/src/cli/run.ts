@@ -42,14 +42,14 @@ const runId = Argument.String("run-id").pipe(Argument.withDescription("The run's
 const get = Command.make("get", { runId }, (options) =>
   Maestro.retrieve(options.runId).pipe(
     Effect.flatMap(printJson),
-    Effect.provide(Client.layer(false))
+    Client.provide(false)
   )).pipe(Command.withDescription("Print a run as JSON, as it is now (the service at STUDIO_BASE_URL)"))
 
 const watch = Command.make("watch", { runId }, (options) =>
   Maestro.retrieve(options.runId).pipe(
     Effect.flatMap((run) => follow(run, { embedded: false })),
     Effect.flatMap(printRun),
-    Effect.provide(Client.layer(false))
+    Client.provide(false)
   )).pipe(
     Command.withDescription(
       "Follow a run to its end and print its result and requirement scores, as `run` does (the service at " +
