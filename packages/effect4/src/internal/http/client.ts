@@ -3,6 +3,7 @@
  * request, the per-attempt timeout, retries, the mapping of every answer to a typed result or error, the
  * idle timeout of streams, and the scrubbing of secrets from every error.
  */
+import * as Cause from "effect/Cause"
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import type * as Duration from "effect/Duration"
@@ -13,6 +14,7 @@ import type * as HttpClientError from "effect/http/HttpClientError"
 import * as HttpClientRequest from "effect/http/HttpClientRequest"
 import type * as HttpClientResponse from "effect/http/HttpClientResponse"
 import * as HttpTraceContext from "effect/http/HttpTraceContext"
+import type * as Pull from "effect/Pull"
 import * as Redacted from "effect/Redacted"
 import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
@@ -29,7 +31,8 @@ import { AuthError, DecodeError, type RequestError, type StudioError, TimeoutErr
 import type { ToolCallError } from "../operation/toolLoop.js"
 import { decodeCompletion } from "../schema/completion.js"
 import { decodeReason } from "../schema/issues.js"
-import { decodeEvents, type EventError } from "../stream/sse.js"
+import { withIdleTimeout } from "../stream/idle.js"
+import { type EventError, eventsOf } from "../stream/sse.js"
 import { defaultMaxResponseSize, readBody, readErrorBody } from "./body.js"
 import { withoutRedirects } from "./redirect.js"
 import { fromResponse, requestIdOf } from "./responseError.js"
@@ -215,6 +218,10 @@ const withTraceContext = (
     ? HttpClientRequest.setHeaders(request, HttpTraceContext.toHeaders(span))
     : request
 }
+
+/** A pull whose errors (not its end) are mapped by `f`. */
+const mapPullError = <A, E, E2>(pull: Pull.Pull<A, E>, f: (error: E) => E2): Pull.Pull<A, E2> =>
+  Effect.mapError(pull, (error) => Cause.isDone(error) ? error : f(error))
 
 /** Whether an object has no own enumerable key. */
 export const isEmpty = (object: object): boolean => {
@@ -437,22 +444,13 @@ export const makeService = (config: ClientConfig, transport: HttpClient.HttpClie
         settings.maxRetries,
         withAttemptTimeout(httpRequest, settings.timeout, send(request.operation, httpRequest))
       )
-      const events = response.stream.pipe(
-        Stream.mapError(transportError),
-        // The idle timeout counts only while a read waits on the network: the deadline is set when the
-        // body is pulled and cleared when the bytes arrive, so a slow consumer never makes a stream idle.
-        Stream.timeoutOrElse({
-          duration: settings.streamIdleTimeout,
-          orElse: () =>
-            Stream.fail(
-              new TimeoutError({ phase: "stream-idle", timeout: settings.streamIdleTimeout, method: "POST", url })
-            )
-        }),
-        decodeEvents("POST", url, parse, decodeOptions),
-        Stream.mapError(scrubbed)
+      const read = yield* withIdleTimeout(
+        mapPullError(yield* Stream.toPull(response.stream), transportError),
+        settings.streamIdleTimeout,
+        () => new TimeoutError({ phase: "stream-idle", timeout: settings.streamIdleTimeout, method: "POST", url })
       )
-      // the body is read, and released, in the caller's scope
-      return Stream.fromPull(Effect.succeed(yield* Stream.toPull(events)))
+      const pull = eventsOf("POST", url, parse, decodeOptions, read)
+      return Stream.fromPull(Effect.succeed(mapPullError(pull, scrubbed)))
     }).pipe(Effect.mapError(scrubbed))
   }
 
