@@ -7,6 +7,7 @@ import type { NonEmptyReadonlyArray } from "effect/Array"
 import * as Cause from "effect/Cause"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
+import * as Fiber from "effect/Fiber"
 import * as Pull from "effect/Pull"
 import * as Stream from "effect/Stream"
 import { afterDoneBytes, defaultMaxEventSize, doneMarker, SseParser } from "studio-effect-core/sse/SseParser"
@@ -49,7 +50,10 @@ export const decodeEvents = <A, E2>(
 <E, R>(bytes: Stream.Stream<Uint8Array, E, R>): Stream.Stream<A, E | E2 | TransportError | DecodeError, R> =>
   Stream.transformPull(bytes, (read) => Effect.succeed(eventsOf(method, url, parse, options, read)))
 
-/** A bounded read after [DONE]: the body's end usually follows at once; nothing waits for more. */
+/**
+ * A bounded read after [DONE]: the body's end usually follows at once; nothing waits for more. The read
+ * starts at once, and when the end is already there it is over before any timer is set.
+ */
 const drainAfterDone = <E>(read: BodyPull<E>): Effect.Effect<void> =>
   Effect.suspend(() => {
     let left = afterDoneBytes
@@ -57,7 +61,12 @@ const drainAfterDone = <E>(read: BodyPull<E>): Effect.Effect<void> =>
       for (const bytes of reads) left -= bytes.length
       return left > 0 ? next : Effect.void
     })
-    return Effect.ignore(Effect.timeout(next, afterDoneWindow))
+    return Effect.flatMap(Effect.forkChild(next, { startImmediately: true }), (reading) =>
+      reading.pollUnsafe() !== undefined ? Effect.void : Effect.timeoutOrElse(Effect.ignore(Fiber.join(reading)), {
+        duration: afterDoneWindow,
+        orElse: () =>
+          Fiber.interrupt(reading)
+      }))
   })
 
 /** The events of the bytes `read` gives, as `decodeEvents` says, pulled as the events are. */
