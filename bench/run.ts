@@ -11,7 +11,7 @@
  * Environment: `BENCH_SCALE` (default 1) scales every count, `BENCH_REPS` (default 5) the repetitions (and the
  * fresh processes of each start-up measure), `BENCH_CLIENTS` and `BENCH_SCENARIOS` (comma-separated) pick
  * clients and scenarios (`imports` and `command` are the start-up measures), `BENCH_NODE` the Node.js,
- * `BENCH_JSON` names a file for the raw results.
+ * `BENCH_JSON` names a file for the raw results, `BENCH_PROFILE` a directory for a CPU profile of each client.
  */
 import { type ChildProcess, execFileSync, spawn } from "node:child_process"
 import { existsSync, writeFileSync } from "node:fs"
@@ -279,6 +279,17 @@ const startServer = (node: string): Promise<{ origin: string; process: ChildProc
     child.on("exit", (code) => reject(new Error(`the bench server exited with ${code}`)))
   })
 
+/**
+ * With `BENCH_PROFILE=<dir>`, each client's process writes a `.cpuprofile` there (`node --cpu-prof`), named
+ * after the client, to read with `bench/profile-summary.ts`.
+ */
+const profileFlags = (client: ClientSpec): ReadonlyArray<string> => {
+  const dir = process.env.BENCH_PROFILE
+  return dir === undefined || dir === ""
+    ? []
+    : ["--cpu-prof", "--cpu-prof-dir", path.resolve(dir), "--cpu-prof-name", `${client.id}.${Date.now()}.cpuprofile`]
+}
+
 const runChild = (
   node: string,
   client: ClientSpec,
@@ -289,6 +300,7 @@ const runChild = (
       node,
       [
         "--expose-gc",
+        ...profileFlags(client),
         "--conditions=@studio-effect/source",
         "--import",
         "tsx",

@@ -46,9 +46,11 @@ export const formatSize = (size: number): string =>
 
 /** The declared length of a body the transport hands over as sent (no content coding to undo). */
 const declaredLength = (response: HttpClientResponse.HttpClientResponse): number | undefined => {
-  const encoding = response.headers["content-encoding"]
+  // a transport may convert its headers on each read of `headers`
+  const headers = response.headers
+  const encoding = headers["content-encoding"]
   if (encoding !== undefined && encoding !== "identity") return undefined
-  const header = response.headers["content-length"]
+  const header = headers["content-length"]
   return header !== undefined && /^\d+$/.test(header) ? Number(header) : undefined
 }
 

@@ -3,16 +3,18 @@
  * request, the per-attempt timeout, retries, the mapping of every answer to a typed result or error, the
  * idle timeout of streams, and the scrubbing of secrets from every error.
  */
+import * as Cause from "effect/Cause"
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
+import * as Fiber from "effect/Fiber"
 import { constTrue } from "effect/Function"
 import * as HttpClient from "effect/http/HttpClient"
-import type * as HttpClientError from "effect/http/HttpClientError"
 import * as HttpClientRequest from "effect/http/HttpClientRequest"
 import type * as HttpClientResponse from "effect/http/HttpClientResponse"
 import * as HttpTraceContext from "effect/http/HttpTraceContext"
+import type * as Pull from "effect/Pull"
 import * as Redacted from "effect/Redacted"
 import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
@@ -29,7 +31,8 @@ import { AuthError, DecodeError, type RequestError, type StudioError, TimeoutErr
 import type { ToolCallError } from "../operation/toolLoop.js"
 import { decodeCompletion } from "../schema/completion.js"
 import { decodeReason } from "../schema/issues.js"
-import { decodeEvents, type EventError } from "../stream/sse.js"
+import { withIdleTimeout } from "../stream/idle.js"
+import { type EventError, eventsOf } from "../stream/sse.js"
 import { defaultMaxResponseSize, readBody, readErrorBody } from "./body.js"
 import { withoutRedirects } from "./redirect.js"
 import { fromResponse, requestIdOf } from "./responseError.js"
@@ -198,23 +201,25 @@ const decoderOf = <A, I>(schema: Schema.Codec<A, I>): Decoder<A> => {
 }
 
 /**
- * The trace context of the current span (the operation's `studio.<name>`) on a request, as the platform's
- * own span would have sent it: `traceparent` and `b3`. Honours `HttpClient.TracerPropagationEnabled` and
- * `Tracer.DisablePropagation`.
+ * The trace context of the current span (the operation's `studio.<name>`), as the platform's own span
+ * would have sent it: `traceparent` and `b3`; none when `HttpClient.TracerPropagationEnabled` is off or
+ * `Tracer.DisablePropagation` is on.
  */
-const withTraceContext = (
-  request: HttpClientRequest.HttpClientRequest,
-  fiber: { readonly context: Context.Context<never> }
-) => {
-  const context = fiber.context
-  if (!Context.get(context, HttpClient.TracerPropagationEnabled) || Context.get(context, Tracer.DisablePropagation)) {
-    return request
+const traceContext = (): Readonly<Record<string, string>> | undefined => {
+  const context = Fiber.getCurrent()?.context
+  if (
+    context === undefined || !Context.get(context, HttpClient.TracerPropagationEnabled) ||
+    Context.get(context, Tracer.DisablePropagation)
+  ) {
+    return undefined
   }
   const span = Context.getOrUndefined(context, Tracer.ParentSpan)
-  return span !== undefined && span._tag === "Span"
-    ? HttpClientRequest.setHeaders(request, HttpTraceContext.toHeaders(span))
-    : request
+  return span !== undefined && span._tag === "Span" ? HttpTraceContext.toHeaders(span) : undefined
 }
+
+/** A pull whose errors (not its end) are mapped by `f`. */
+const mapPullError = <A, E, E2>(pull: Pull.Pull<A, E>, f: (error: E) => E2): Pull.Pull<A, E2> =>
+  Effect.mapError(pull, (error) => Cause.isDone(error) ? error : f(error))
 
 /** Whether an object has no own enumerable key. */
 export const isEmpty = (object: object): boolean => {
@@ -262,28 +267,36 @@ export const makeService = (config: ClientConfig, transport: HttpClient.HttpClie
   const operationsClient = withoutPlatformSpan(direct ? noRedirects : httpClient)
   const maxEventSize = options.maxEventSize ?? defaultMaxEventSize
 
+  /**
+   * A call's request, made once: its own headers (the call's settings, a stream's `Accept`) over the
+   * defaults, and the trace context of the operation's span (it is the same for every attempt).
+   */
   const buildRequest = (
     method: JsonRequest<unknown, unknown>["method"],
     path: string,
     body: unknown,
-    headers: Readonly<Record<string, string>>,
-    raw?: RawBody
+    settingsHeaders: Readonly<Record<string, string>>,
+    options: { readonly raw?: RawBody | undefined; readonly accept?: string | undefined } = {}
   ) => {
-    const bare = HttpClientRequest.make(method)(path)
-    const base = isEmpty(headers) ? bare : HttpClientRequest.setHeaders(bare, headers)
-    const request = raw !== undefined
+    const headers: Record<string, string> = direct ? { ...defaultHeaders, ...settingsHeaders } : { ...settingsHeaders }
+    if (options.accept !== undefined) {
+      for (const name in headers) if (name.toLowerCase() === "accept") delete headers[name]
+      headers["accept"] = options.accept
+    }
+    const trace = traceContext()
+    if (trace !== undefined) Object.assign(headers, trace)
+    const base = HttpClientRequest.make(method)(direct ? baseUrl + path : path, { headers })
+    const raw = options.raw
+    return raw !== undefined
       ? HttpClientRequest.bodyUint8Array(base, raw.bytes, raw.contentType)
       : body === undefined
       ? base
       : HttpClientRequest.bodyJsonUnsafe(base, body)
-    return direct ? addDefaults(request) : request
   }
 
   /** Sends once; a non-200 answer becomes the error of its status. */
   const send = (operation: string, request: HttpClientRequest.HttpClientRequest) =>
-    Effect.withFiber<HttpClientResponse.HttpClientResponse, HttpClientError.HttpClientError>((fiber) =>
-      operationsClient.execute(withTraceContext(request, fiber))
-    ).pipe(
+    operationsClient.execute(request).pipe(
       Effect.mapError(transportError),
       Effect.flatMap((response) =>
         response.status === 200 ? Effect.succeed(response) : Effect.flatMap(
@@ -385,7 +398,9 @@ export const makeService = (config: ClientConfig, transport: HttpClient.HttpClie
   ): Effect.Effect<B, RequestError> =>
     Effect.flatMap(config.settings, (settings) => {
       if (apiKey === undefined) return Effect.fail(missingKey)
-      const httpRequest = buildRequest(request.method, request.path, request.body, settings.headers, request.raw)
+      const httpRequest = buildRequest(request.method, request.path, request.body, settings.headers, {
+        raw: request.raw
+      })
       const attempt = withAttemptTimeout(
         httpRequest,
         settings.timeout,
@@ -429,30 +444,21 @@ export const makeService = (config: ClientConfig, transport: HttpClient.HttpClie
         return yield* missingKey
       }
       const settings = yield* config.settings
-      const httpRequest = buildRequest("POST", request.path, request.body, settings.headers).pipe(
-        HttpClientRequest.setHeader("Accept", "text/event-stream")
-      )
+      const httpRequest = buildRequest("POST", request.path, request.body, settings.headers, {
+        accept: "text/event-stream"
+      })
       const response = yield* withRetries(
         request.operation,
         settings.maxRetries,
         withAttemptTimeout(httpRequest, settings.timeout, send(request.operation, httpRequest))
       )
-      const events = response.stream.pipe(
-        Stream.mapError(transportError),
-        // The idle timeout counts only while a read waits on the network: the deadline is set when the
-        // body is pulled and cleared when the bytes arrive, so a slow consumer never makes a stream idle.
-        Stream.timeoutOrElse({
-          duration: settings.streamIdleTimeout,
-          orElse: () =>
-            Stream.fail(
-              new TimeoutError({ phase: "stream-idle", timeout: settings.streamIdleTimeout, method: "POST", url })
-            )
-        }),
-        decodeEvents("POST", url, parse, decodeOptions),
-        Stream.mapError(scrubbed)
+      const read = yield* withIdleTimeout(
+        mapPullError(yield* Stream.toPull(response.stream), transportError),
+        settings.streamIdleTimeout,
+        () => new TimeoutError({ phase: "stream-idle", timeout: settings.streamIdleTimeout, method: "POST", url })
       )
-      // the body is read, and released, in the caller's scope
-      return Stream.fromPull(Effect.succeed(yield* Stream.toPull(events)))
+      const pull = eventsOf("POST", url, parse, decodeOptions, read)
+      return Stream.fromPull(Effect.succeed(mapPullError(pull, scrubbed)))
     }).pipe(Effect.mapError(scrubbed))
   }
 
@@ -466,8 +472,19 @@ export const makeService = (config: ClientConfig, transport: HttpClient.HttpClie
 
   // the key's forms, found once: most calls carry no other secret
   const keySecrets = secretsOf(apiKey, undefined)
+  // a call redacts its span's attributes and then its answer's with the same body: its secrets are found once
+  const bodySecrets = new WeakMap<object, ReadonlyArray<string>>()
+  const secretsWith = (body: unknown): ReadonlyArray<string> => {
+    if (typeof body !== "object" || body === null) return keySecrets
+    let secrets = bodySecrets.get(body)
+    if (secrets === undefined) {
+      secrets = withCredentials(keySecrets, body)
+      bodySecrets.set(body, secrets)
+    }
+    return secrets
+  }
   const redactAttributes = <A extends Readonly<Record<string, unknown>>>(attributes: A, body?: unknown): A =>
-    withoutSecrets(attributes, body === undefined ? keySecrets : withCredentials(keySecrets, body))
+    withoutSecrets(attributes, secretsWith(body))
 
   return { httpClient, baseUrl, json, jsonWithResponse, events, openEvents, redact, redactAttributes }
 }

@@ -154,7 +154,8 @@ export const stream = <C extends Check<any, any>, A>(
       )
       return yield* Effect.withParentSpan(
         client.openEvents({ operation: name, path: path(valid), body: sent }, parse),
-        span
+        span,
+        { captureStackTrace: false }
       )
     }))
 }

@@ -25,7 +25,7 @@ export interface DecodeOptions {
 }
 
 /** The bytes of one or more network reads of a body; `Cause.Done` at its end. */
-type BodyPull<E> = Pull.Pull<NonEmptyReadonlyArray<Uint8Array>, E>
+export type BodyPull<E> = Pull.Pull<NonEmptyReadonlyArray<Uint8Array>, E>
 
 /**
  * The `data` of each event of a body, up to `[DONE]`, each turned by `parse` into an output or an error. A
@@ -60,8 +60,8 @@ const drainAfterDone = <E>(read: BodyPull<E>): Effect.Effect<void> =>
     return Effect.ignore(Effect.timeout(next, afterDoneWindow))
   })
 
-/** The events of the bytes `read` gives, as `decodeEvents` says. */
-const eventsOf = <A, E2, E>(
+/** The events of the bytes `read` gives, as `decodeEvents` says, pulled as the events are. */
+export const eventsOf = <A, E2, E>(
   method: string,
   url: string,
   parse: (data: string) => A | EventError<E2>,
