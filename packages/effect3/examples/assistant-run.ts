@@ -5,8 +5,9 @@
  *
  *   npx tsx examples/assistant-run.ts
  */
+import { NodeRuntime } from "@effect/platform-node"
 import { Console, Effect } from "effect"
-import { Assistants } from "studio-effect"
+import { Assistants, StudioError } from "studio-effect"
 import { StudioLive, target } from "./layer.js"
 
 /** The assistant to run: the given one, or a temporary one that is deleted when the program ends. */
@@ -47,7 +48,4 @@ const program = Effect.gen(function*() {
   }
 })
 
-Effect.runPromise(program.pipe(Effect.scoped, Effect.provide(StudioLive))).catch((error) => {
-  console.error(String(error))
-  process.exitCode = 1
-})
+NodeRuntime.runMain(program.pipe(Effect.scoped, Effect.provide(StudioLive)), StudioError.reportInOneLine)

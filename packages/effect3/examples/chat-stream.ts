@@ -3,8 +3,9 @@
  *
  *   npx tsx examples/chat-stream.ts
  */
+import { NodeRuntime } from "@effect/platform-node"
 import { Console, Effect, Stream } from "effect"
-import { Chat } from "studio-effect"
+import { Chat, StudioError } from "studio-effect"
 import { StudioLive, target } from "./layer.js"
 
 const request = {
@@ -26,7 +27,4 @@ const program = Effect.gen(function*() {
   )
 })
 
-Effect.runPromise(program.pipe(Effect.provide(StudioLive))).catch((error) => {
-  console.error(String(error))
-  process.exitCode = 1
-})
+NodeRuntime.runMain(program.pipe(Effect.provide(StudioLive)), StudioError.reportInOneLine)

@@ -6,7 +6,9 @@
  *   npx tsx examples/effect-ai.ts
  */
 import { LanguageModel, Prompt, Tool, Toolkit } from "@effect/ai"
+import { NodeRuntime } from "@effect/platform-node"
 import { Chunk, Console, Effect, Layer, Schema, Stream } from "effect"
+import { StudioError } from "studio-effect"
 import { StudioLanguageModel } from "studio-effect/ai"
 import { StudioLive, target } from "./layer.js"
 
@@ -79,9 +81,7 @@ const program = Effect.gen(function*() {
 
 const Studio = StudioLanguageModel.model("fpmodel-mini", { temperature: 0.4 })
 
-Effect.runPromise(
-  program.pipe(Effect.provide(WeatherLive), Effect.provide(Layer.provide(Studio, StudioLive)))
-).catch((error) => {
-  console.error(String(error))
-  process.exitCode = 1
-})
+NodeRuntime.runMain(
+  program.pipe(Effect.provide(WeatherLive), Effect.provide(Layer.provide(Studio, StudioLive))),
+  StudioError.reportInOneLine
+)

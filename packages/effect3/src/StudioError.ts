@@ -1,13 +1,19 @@
 /**
- * The errors of every operation, as `Schema.TaggedError` classes, and their union `StudioError`.
+ * The errors of every operation, as `Schema.TaggedError` classes, and their union `StudioError`; and
+ * `reportInOneLine`, which makes a program's `runMain` print its failure as one line.
  *
  * None of them holds the API key, a request's headers, or a tool's credential headers: they carry only
  * what the service said (status, `detail`, request id) and what the caller needs to act.
  *
  * @since 0.1.0
  */
+import { defaultTeardown, type Teardown } from "@effect/platform/Runtime"
+import * as Cause from "effect/Cause"
+import * as Chunk from "effect/Chunk"
 import * as Duration from "effect/Duration"
+import * as Exit from "effect/Exit"
 import * as Schema from "effect/Schema"
+import { failureLine } from "studio-effect-core/failure/failureLine"
 import { redactUrl } from "studio-effect-core/url/redactUrl"
 import { MaestroRun } from "./MaestroSchema.js"
 
@@ -20,6 +26,32 @@ const say = (what: string, requestId: string | undefined, next: string): string 
 
 /** A duration as people write it: `10s`, `1m 30s`, `250ms`. */
 const formatDuration = (duration: Duration.Duration): string => Duration.format(duration)
+
+/**
+ * `Schema.TaggedError`, built without stack frames. An error is made inside this package and Effect's runtime,
+ * whose frames tell the caller nothing; without them its stack is its first line (`AuthError: 401 ...`), so
+ * Effect's own printing of a failure (`Cause.pretty`, a logged cause, `runMain`'s report) shows the error on
+ * one line, followed by the span of the operation that failed (`at studio.chat.create`).
+ */
+const TaggedError = <Self>() =>
+<Tag extends string, Fields extends Schema.Struct.Fields>(
+  tag: Tag,
+  fields: Fields
+): Schema.TaggedErrorClass<Self, Tag, { readonly _tag: Schema.tag<Tag> } & Fields> => {
+  const Base = Schema.TaggedError<Self>()(tag, fields) as unknown as new(...args: ReadonlyArray<unknown>) => object
+  class WithoutFrames extends Base {
+    constructor(...args: ReadonlyArray<unknown>) {
+      const limit = Error.stackTraceLimit
+      Error.stackTraceLimit = 0
+      try {
+        super(...args)
+      } finally {
+        Error.stackTraceLimit = limit
+      }
+    }
+  }
+  return WithoutFrames as unknown as Schema.TaggedErrorClass<Self, Tag, { readonly _tag: Schema.tag<Tag> } & Fields>
+}
 
 /**
  * One problem found in a request, with the path of the offending field.
@@ -39,7 +71,7 @@ export class ValidationIssue extends Schema.Class<ValidationIssue>("ValidationIs
  * @since 0.1.0
  * @category errors
  */
-export class ValidationError extends Schema.TaggedError<ValidationError>()("ValidationError", {
+export class ValidationError extends TaggedError<ValidationError>()("ValidationError", {
   operation: Schema.String,
   source: Schema.Literal("client", "service"),
   issues: Schema.Array(ValidationIssue),
@@ -64,7 +96,7 @@ export class ValidationError extends Schema.TaggedError<ValidationError>()("Vali
  * @since 0.1.0
  * @category errors
  */
-export class AuthError extends Schema.TaggedError<AuthError>()("AuthError", {
+export class AuthError extends TaggedError<AuthError>()("AuthError", {
   status: Schema.optional(Schema.Number),
   detail: Schema.String,
   requestId: Schema.optional(Schema.String)
@@ -85,7 +117,7 @@ export class AuthError extends Schema.TaggedError<AuthError>()("AuthError", {
  * @since 0.1.0
  * @category errors
  */
-export class RateLimit extends Schema.TaggedError<RateLimit>()("RateLimit", {
+export class RateLimit extends TaggedError<RateLimit>()("RateLimit", {
   detail: Schema.String,
   retryAfter: Schema.optional(Schema.DurationFromSelf),
   requestId: Schema.optional(Schema.String)
@@ -108,7 +140,7 @@ export class RateLimit extends Schema.TaggedError<RateLimit>()("RateLimit", {
  * @since 0.1.0
  * @category errors
  */
-export class NotFound extends Schema.TaggedError<NotFound>()("NotFound", {
+export class NotFound extends TaggedError<NotFound>()("NotFound", {
   detail: Schema.String,
   requestId: Schema.optional(Schema.String),
   /** The request's method and full address, so a wrong `baseUrl` shows. */
@@ -141,7 +173,7 @@ export class NotFound extends Schema.TaggedError<NotFound>()("NotFound", {
  * @since 0.1.0
  * @category errors
  */
-export class ApiError extends Schema.TaggedError<ApiError>()("ApiError", {
+export class ApiError extends TaggedError<ApiError>()("ApiError", {
   status: Schema.Number,
   detail: Schema.optional(Schema.Unknown),
   body: Schema.String,
@@ -171,7 +203,7 @@ export class ApiError extends Schema.TaggedError<ApiError>()("ApiError", {
  * @since 0.1.0
  * @category errors
  */
-export class TransportError extends Schema.TaggedError<TransportError>()("TransportError", {
+export class TransportError extends TaggedError<TransportError>()("TransportError", {
   method: Schema.String,
   url: Schema.String,
   reason: Schema.String,
@@ -199,7 +231,7 @@ export class TransportError extends Schema.TaggedError<TransportError>()("Transp
  * @since 0.1.0
  * @category errors
  */
-export class TimeoutError extends Schema.TaggedError<TimeoutError>()("TimeoutError", {
+export class TimeoutError extends TaggedError<TimeoutError>()("TimeoutError", {
   phase: Schema.Literal("attempt", "stream-idle"),
   timeout: Schema.DurationFromSelf,
   method: Schema.String,
@@ -220,7 +252,7 @@ export class TimeoutError extends Schema.TaggedError<TimeoutError>()("TimeoutErr
  * @since 0.1.0
  * @category errors
  */
-export class DecodeError extends Schema.TaggedError<DecodeError>()("DecodeError", {
+export class DecodeError extends TaggedError<DecodeError>()("DecodeError", {
   operation: Schema.String,
   reason: Schema.String,
   body: Schema.optional(Schema.String),
@@ -241,7 +273,7 @@ export class DecodeError extends Schema.TaggedError<DecodeError>()("DecodeError"
  * @since 0.1.0
  * @category errors
  */
-export class RunFailed extends Schema.TaggedError<RunFailed>()("RunFailed", {
+export class RunFailed extends TaggedError<RunFailed>()("RunFailed", {
   run: MaestroRun,
   reason: Schema.String
 }) {
@@ -260,7 +292,7 @@ export class RunFailed extends Schema.TaggedError<RunFailed>()("RunFailed", {
  * @since 0.1.0
  * @category errors
  */
-export class PollTimeout extends Schema.TaggedError<PollTimeout>()("PollTimeout", {
+export class PollTimeout extends TaggedError<PollTimeout>()("PollTimeout", {
   runId: Schema.String,
   lastRun: Schema.optional(MaestroRun)
 }) {
@@ -339,3 +371,30 @@ export const isRetryable = (error: StudioError): boolean => {
       return false
   }
 }
+
+/** Prints a failed program's failure (see `reportInOneLine`), then gives the exit code Effect gives. */
+const teardownInOneLine: Teardown = (exit, onExit) => {
+  if (Exit.isFailure(exit) && !Cause.isInterruptedOnly(exit.cause)) {
+    const failures = Chunk.toReadonlyArray(Cause.failures(exit.cause))
+    // a defect is a bug, not a failure the program expects: its stack is what finds it
+    console.error(
+      failures.length > 0 ? failures.map(failureLine).join("\n") : Cause.pretty(exit.cause, { renderErrorCause: true })
+    )
+  }
+  defaultTeardown(exit, onExit)
+}
+
+/**
+ * The options of `NodeRuntime.runMain` (or another platform's `runMain`) that print a program's failure as
+ * one line on stderr, `AuthError: 401 Forbidden ... Check the API key ...`: the error's tag and its message
+ * (which says what to do next), in place of Effect's log of the whole cause on stdout. The exit code is
+ * Effect's, 1 when the program fails. A defect (a bug, not a failure the program expects) is printed as
+ * Effect prints it, with its stack. `NodeRuntime.runMain(program, StudioError.reportInOneLine)`.
+ *
+ * @since 0.1.0
+ * @category running
+ */
+export const reportInOneLine: {
+  readonly disableErrorReporting: true
+  readonly teardown: Teardown
+} = { disableErrorReporting: true, teardown: teardownInOneLine }

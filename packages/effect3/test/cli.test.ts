@@ -259,11 +259,10 @@ describe.concurrent("studio-effect chat", spawning, () => {
     ])
   })
 
-  it("--model reaches the request: an unknown model is the service's validation error", async () => {
+  it("--model reaches the request: an unknown model is the service's validation error, on one line", async () => {
     const result = await cli(["chat", "--reference", "--model", "no-such-model", "Hi"])
     expect(result.code).not.toBe(0)
-    expect(result.stderr).toContain("ValidationError")
-    expect(result.stderr).toContain("model")
+    expect(lines(result.stderr)).toEqual([expect.stringMatching(/^studio-effect: ValidationError: .*model/)])
   })
 })
 

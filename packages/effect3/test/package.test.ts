@@ -101,6 +101,8 @@ const withoutNpmConfigWarnings = (stderr: string) =>
 /** The README's install line, and its main program (the first TypeScript block). */
 const installLine = /^npm install studio-effect@effect3 .*$/m.exec(readme)?.[0]
 const mainSample = /```ts\n([\s\S]*?)```/.exec(readme)?.[1]
+/** The line that installs what the README's programs run with (`NodeRuntime.runMain`), given before the first. */
+const runMainInstallLine = /^## Use\n[\s\S]*?`(npm install @effect\/platform-node@[^`]+)`/m.exec(readme)?.[1]
 
 describe("a newcomer's first steps, from the packed tarball in a fresh project", () => {
   const project = mkdtempSync(join(tmpdir(), "studio-effect-fresh-"))
@@ -142,37 +144,6 @@ describe("a newcomer's first steps, from the packed tarball in a fresh project",
     expect(installed.stderr).not.toMatch(/ERESOLVE|prepare/i)
     expect(existsSync(join(project, "node_modules/studio-effect/dist/index.js"))).toBe(true)
     expect(existsSync(join(project, "node_modules/@effect/platform-node"))).toBe(false)
-
-    writeFileSync(join(project, "main.ts"), mainSample!)
-    const tsc = packageFile("typescript", "bin/tsc")
-    const resolutions = {
-      NodeNext: { module: "NodeNext", moduleResolution: "NodeNext", outDir: "out" },
-      Bundler: { module: "ESNext", moduleResolution: "Bundler", noEmit: true },
-      // the resolution of older projects, which reads `types` and `typesVersions` instead of `exports`
-      Node10: { module: "ESNext", moduleResolution: "node", noEmit: true }
-    }
-    for (const [name, options] of Object.entries(resolutions)) {
-      const compilerOptions = { strict: true, target: "ES2022", lib: ["ES2022", "DOM"], skipLibCheck: true, ...options }
-      writeFileSync(
-        join(project, `tsconfig.${name}.json`),
-        JSON.stringify({ compilerOptions: { ...compilerOptions, types: [] }, files: ["main.ts"] })
-      )
-      const checked = await exec(process.execPath, [tsc, "-p", `tsconfig.${name}.json`], { cwd: project })
-      expect(checked.code, `${name}: ${checked.stdout}`).toBe(0)
-    }
-    const ran = await exec(process.execPath, ["out/main.js"], {
-      cwd: project,
-      env: { STUDIO_BASE_URL: serviceUrl, STUDIO_API_KEY: "newcomer-key" }
-    })
-    expect(ran.code, ran.stderr).toBe(0)
-    expect(ran.stdout).toContain("reference service")
-    expect(ran.stdout).toContain("completed")
-
-    // with no key, the same program runs against the embedded reference service, and says so
-    const keyless = await exec(process.execPath, ["out/main.js"], { cwd: project, env: { STUDIO_API_KEY: "" } })
-    expect(keyless.code, keyless.stderr).toBe(0)
-    expect(keyless.stdout).toContain("completed")
-    expect(keyless.stdout + keyless.stderr).toContain("reference service embedded in memory")
 
     // a plain Node.js script on the Promise API, catching an error by its tag
     writeFileSync(
@@ -259,5 +230,50 @@ describe("a newcomer's first steps, from the packed tarball in a fresh project",
       "studio-effect: studio-effect serve needs @effect/platform-node, an optional dependency: " +
         "npm install @effect/platform-node@^0.108"
     )
+
+    // the README's programs run with NodeRuntime.runMain: its line installs @effect/platform-node
+    expect(runMainInstallLine).toBe("npm install @effect/platform-node@^0.108")
+    const platformNode = await exec("npm", [
+      "install",
+      "--no-audit",
+      "--no-fund",
+      ...runMainInstallLine!.split(" ").slice(2)
+    ], {
+      cwd: project,
+      timeout: 300_000
+    })
+    expect(platformNode.code, platformNode.stdout + platformNode.stderr).toBe(0)
+    expect(platformNode.stderr).not.toMatch(/ERESOLVE/i)
+
+    writeFileSync(join(project, "main.ts"), mainSample!)
+    const tsc = packageFile("typescript", "bin/tsc")
+    const resolutions = {
+      NodeNext: { module: "NodeNext", moduleResolution: "NodeNext", outDir: "out" },
+      Bundler: { module: "ESNext", moduleResolution: "Bundler", noEmit: true },
+      // the resolution of older projects, which reads `types` and `typesVersions` instead of `exports`
+      Node10: { module: "ESNext", moduleResolution: "node", noEmit: true }
+    }
+    for (const [name, options] of Object.entries(resolutions)) {
+      const compilerOptions = { strict: true, target: "ES2022", lib: ["ES2022", "DOM"], skipLibCheck: true, ...options }
+      writeFileSync(
+        join(project, `tsconfig.${name}.json`),
+        JSON.stringify({ compilerOptions: { ...compilerOptions, types: [] }, files: ["main.ts"] })
+      )
+      const checked = await exec(process.execPath, [tsc, "-p", `tsconfig.${name}.json`], { cwd: project })
+      expect(checked.code, `${name}: ${checked.stdout}`).toBe(0)
+    }
+    const ran = await exec(process.execPath, ["out/main.js"], {
+      cwd: project,
+      env: { STUDIO_BASE_URL: serviceUrl, STUDIO_API_KEY: "newcomer-key" }
+    })
+    expect(ran.code, ran.stderr).toBe(0)
+    expect(ran.stdout).toContain("reference service")
+    expect(ran.stdout).toContain("completed")
+
+    // with no key, the same program runs against the embedded reference service, and says so
+    const keyless = await exec(process.execPath, ["out/main.js"], { cwd: project, env: { STUDIO_API_KEY: "" } })
+    expect(keyless.code, keyless.stderr).toBe(0)
+    expect(keyless.stdout).toContain("completed")
+    expect(keyless.stdout + keyless.stderr).toContain("reference service embedded in memory")
   }, 600_000)
 })

@@ -7,8 +7,9 @@
  *
  *   npm run demo
  */
+import { NodeRuntime } from "@effect/platform-node"
 import { Console, Effect, Schedule, Stream } from "effect"
-import { Assistants, Chat, Maestro } from "studio-effect"
+import { Assistants, Chat, Maestro, StudioError } from "studio-effect"
 import { studioLayer, target, usingRealService } from "./layer.js"
 
 // The embedded service streams and runs at a visible pace, so the tour shows progress as it happens.
@@ -116,7 +117,4 @@ const tour = Effect.gen(function*() {
   yield* assistant
 })
 
-Effect.runPromise(tour.pipe(Effect.scoped, Effect.provide(StudioLive))).catch((error) => {
-  process.stderr.write(`${error}\n`)
-  process.exitCode = 1
-})
+NodeRuntime.runMain(tour.pipe(Effect.scoped, Effect.provide(StudioLive)), StudioError.reportInOneLine)

@@ -5,8 +5,10 @@
  *
  *   npx tsx examples/effect-ai.ts
  */
+import { NodeRuntime } from "@effect/platform-node"
 import { Console, Effect, Layer, Schema, Stream } from "effect"
 import { LanguageModel, Prompt, Tool, Toolkit } from "effect/ai"
+import { StudioError } from "studio-effect"
 import { StudioLanguageModel } from "studio-effect/ai"
 import { StudioLive, target } from "./layer.js"
 
@@ -82,9 +84,7 @@ const program = Effect.gen(function*() {
 
 const Studio = StudioLanguageModel.model("fpmodel-mini", { temperature: 0.4 })
 
-Effect.runPromise(
-  program.pipe(Effect.provide(WeatherLive), Effect.provide(Layer.provide(Studio, StudioLive)))
-).catch((error) => {
-  console.error(String(error))
-  process.exitCode = 1
-})
+NodeRuntime.runMain(
+  program.pipe(Effect.provide(WeatherLive), Effect.provide(Layer.provide(Studio, StudioLive))),
+  StudioError.reportInOneLine
+)

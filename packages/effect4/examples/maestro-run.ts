@@ -4,8 +4,9 @@
  *
  *   npx tsx examples/maestro-run.ts
  */
+import { NodeRuntime } from "@effect/platform-node"
 import { Console, Duration, Effect, Schedule } from "effect"
-import { Maestro } from "studio-effect"
+import { Maestro, StudioError } from "studio-effect"
 import { StudioLive, target } from "./layer.js"
 
 const program = Effect.gen(function*() {
@@ -43,15 +44,13 @@ const program = Effect.gen(function*() {
   }
 })
 
-Effect.runPromise(
+NodeRuntime.runMain(
   program.pipe(
     Effect.catchTags({
       RunFailed: (error) => Console.error(`the run failed: ${error.reason}`),
       PollTimeout: (error) => Console.error(`still ${error.lastRun?.status ?? "unknown"} at the deadline`)
     }),
     Effect.provide(StudioLive)
-  )
-).catch((error) => {
-  console.error(String(error))
-  process.exitCode = 1
-})
+  ),
+  StudioError.reportInOneLine
+)

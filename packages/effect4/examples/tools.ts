@@ -4,8 +4,9 @@
  *
  *   npx tsx examples/tools.ts
  */
+import { NodeRuntime } from "@effect/platform-node"
 import { Console, Effect, Schema } from "effect"
-import { Chat } from "studio-effect"
+import { Chat, StudioError } from "studio-effect"
 import { StudioLive, target } from "./layer.js"
 
 const weatherTool = {
@@ -65,7 +66,4 @@ const program = Effect.gen(function*() {
   yield* withRunTools
 })
 
-Effect.runPromise(program.pipe(Effect.provide(StudioLive))).catch((error) => {
-  console.error(String(error))
-  process.exitCode = 1
-})
+NodeRuntime.runMain(program.pipe(Effect.provide(StudioLive)), StudioError.reportInOneLine)

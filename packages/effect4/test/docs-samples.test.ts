@@ -16,6 +16,7 @@ import { basename, join } from "node:path"
 import { fileURLToPath } from "node:url"
 import ts from "typescript"
 import * as Reference from "../src/reference/index.js"
+import { expectOneLineFailure } from "./support/oneLineFailure.js"
 import { emitRunnable, runNode } from "./support/runnable.js"
 
 const root = fileURLToPath(new URL("..", import.meta.url))
@@ -107,6 +108,20 @@ const spawn = (command: string, args: ReadonlyArray<string>, env: Record<string,
     )
   })
 
+/** The key the service started here accepts, and one it refuses (401). */
+const acceptedKey = "docs-samples-key"
+const refusedKey = "sk-docs-samples-refused-7f3a"
+
+/**
+ * A program run by Effect (ending with `Effect.runPromise` or `NodeRuntime.runMain`) that reads its key from the
+ * environment (`StudioClient.layerConfig`) and leaves an `AuthError` to the runtime.
+ */
+const leavesAuthErrorToTheRuntime = (block: Block): boolean =>
+  /^(Effect\.runPromise|NodeRuntime\.runMain)\(/m.test(block.code) && /StudioClient\.layerConfig\(/.test(block.code) &&
+  !/"AuthError"/.test(block.code)
+
+/** A program on the AI provider fails with the AI library's error for a refused key, holding the AuthError's message. */
+const aiFailureTag = "AiError"
 const scope = Effect.runSync(Scope.make())
 let env: Record<string, string> = {}
 let diagnostics = new Map<string, string>()
@@ -143,8 +158,8 @@ beforeAll(async () => {
       })
     ]
   }))
-  const server = await Effect.runPromise(Scope.provide(Reference.listen({ port: 0 }), scope))
-  env = { STUDIO_BASE_URL: server.url, STUDIO_API_KEY: "docs-samples-key" }
+  const server = await Effect.runPromise(Scope.provide(Reference.listen({ port: 0, apiKeys: [acceptedKey] }), scope))
+  env = { STUDIO_BASE_URL: server.url, STUDIO_API_KEY: acceptedKey }
 }, 120_000)
 
 afterAll(async () => {
@@ -185,6 +200,20 @@ describe("docs samples", () => {
           )
           : await runNode(runnable.get(nameOf(block))!, { env })
         expect(code, output).toBe(0)
+      }, 120_000)
+    }
+  })
+
+  describe.concurrent("each program given a key the service refuses prints its AuthError as one line on stderr", () => {
+    const failing = programs.filter((block) => !isTest(block) && leavesAuthErrorToTheRuntime(block))
+    it("the README's first program is one of them", () => {
+      expect(failing.map(nameOf)).toContain(nameOf(programs[0]!))
+    })
+    for (const block of failing) {
+      it(nameOf(block), async () => {
+        const ran = await runNode(runnable.get(nameOf(block))!, { env: { ...env, STUDIO_API_KEY: refusedKey } })
+        const tag = /LanguageModel\./.test(block.code) ? aiFailureTag : "AuthError"
+        expectOneLineFailure(ran, { tag, says: "Check the API key", apiKey: refusedKey }, nameOf(block))
       }, 120_000)
     }
   })

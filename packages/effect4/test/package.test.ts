@@ -106,6 +106,8 @@ const withoutNpmConfigWarnings = (stderr: string) =>
 /** The README's install line, and its main program (the first TypeScript block). */
 const installLine = /^npm install studio-effect .*$/m.exec(readme)?.[0]
 const mainSample = /```ts\n([\s\S]*?)```/.exec(readme)?.[1]
+/** The line that installs what the README's programs run with (`NodeRuntime.runMain`), given before the first. */
+const runMainInstallLine = /^## Use\n[\s\S]*?`(npm install @effect\/platform-node@[^`]+)`/m.exec(readme)?.[1]
 
 /** The version of every package installed in a project, by its path in node_modules. */
 const installedVersions = (project: string): ReadonlyMap<string, string> => {
@@ -193,53 +195,6 @@ describe("a newcomer's first steps, from the packed tarball in a fresh project o
           .toBeGreaterThanOrEqual(0)
       }
 
-      writeFileSync(join(project, "main.ts"), mainSample!)
-      const resolutions = {
-        NodeNext: { module: "NodeNext", moduleResolution: "NodeNext", outDir: "out" },
-        Bundler: { module: "ESNext", moduleResolution: "Bundler", noEmit: true }
-      }
-      for (const [name, options] of Object.entries(resolutions)) {
-        const compilerOptions = {
-          strict: true,
-          target: "ES2022",
-          lib: ["ES2022", "DOM"],
-          skipLibCheck: true,
-          ...options
-        }
-        writeFileSync(
-          join(project, `tsconfig.${name}.json`),
-          JSON.stringify({ compilerOptions: { ...compilerOptions, types: [] }, files: ["main.ts"] })
-        )
-        const checked = await exec(process.execPath, [tsc, "-p", `tsconfig.${name}.json`], { cwd: project })
-        expect(checked.code, `${name}: ${checked.stdout}`).toBe(0)
-      }
-      // the older resolution cannot see Effect 4's own types (nor this package's), as the README says
-      expect(readme).toContain("\"moduleResolution\"` set to `\"NodeNext\"`, `\"Node16\"` or `\"Bundler\"`")
-      writeFileSync(
-        join(project, "tsconfig.Node10.json"),
-        JSON.stringify({
-          compilerOptions: { strict: true, module: "ESNext", moduleResolution: "node", noEmit: true, types: [] },
-          files: ["main.ts"]
-        })
-      )
-      const node10 = await exec(process.execPath, [tsc, "-p", "tsconfig.Node10.json"], { cwd: project })
-      expect(node10.code).not.toBe(0)
-      expect(node10.stdout).toContain("Cannot find module 'effect'")
-
-      const ran = await exec(process.execPath, ["out/main.js"], {
-        cwd: project,
-        env: { STUDIO_BASE_URL: serviceUrl, STUDIO_API_KEY: "newcomer-key" }
-      })
-      expect(ran.code, ran.stderr).toBe(0)
-      expect(ran.stdout).toContain("reference service")
-      expect(ran.stdout).toContain("completed")
-
-      // with no key, the same program runs against the embedded reference service, and says so
-      const keyless = await exec(process.execPath, ["out/main.js"], { cwd: project, env: { STUDIO_API_KEY: "" } })
-      expect(keyless.code, keyless.stderr).toBe(0)
-      expect(keyless.stdout).toContain("completed")
-      expect(keyless.stdout + keyless.stderr).toContain("reference service embedded in memory")
-
       // a plain Node.js script on the Promise API, catching an error by its tag
       writeFileSync(
         join(project, "promise.mjs"),
@@ -306,6 +261,67 @@ describe("a newcomer's first steps, from the packed tarball in a fresh project o
         "studio-effect: studio-effect serve needs @effect/platform-node, an optional dependency: " +
           "npm install @effect/platform-node@^4.1"
       )
+
+      // the README's programs run with NodeRuntime.runMain: its line installs @effect/platform-node
+      expect(runMainInstallLine).toBe("npm install @effect/platform-node@^4.1")
+      const platformNode = await exec("npm", [
+        "install",
+        "--no-audit",
+        "--no-fund",
+        ...runMainInstallLine!.split(" ").slice(2)
+      ], {
+        cwd: project,
+        timeout: 300_000
+      })
+      expect(platformNode.code, platformNode.stdout + platformNode.stderr).toBe(0)
+      expect(platformNode.stderr).not.toMatch(/ERESOLVE/i)
+
+      writeFileSync(join(project, "main.ts"), mainSample!)
+      const resolutions = {
+        NodeNext: { module: "NodeNext", moduleResolution: "NodeNext", outDir: "out" },
+        Bundler: { module: "ESNext", moduleResolution: "Bundler", noEmit: true }
+      }
+      for (const [name, options] of Object.entries(resolutions)) {
+        const compilerOptions = {
+          strict: true,
+          target: "ES2022",
+          lib: ["ES2022", "DOM"],
+          skipLibCheck: true,
+          ...options
+        }
+        writeFileSync(
+          join(project, `tsconfig.${name}.json`),
+          JSON.stringify({ compilerOptions: { ...compilerOptions, types: [] }, files: ["main.ts"] })
+        )
+        const checked = await exec(process.execPath, [tsc, "-p", `tsconfig.${name}.json`], { cwd: project })
+        expect(checked.code, `${name}: ${checked.stdout}`).toBe(0)
+      }
+      // the older resolution cannot see Effect 4's own types (nor this package's), as the README says
+      expect(readme).toContain("\"moduleResolution\"` set to `\"NodeNext\"`, `\"Node16\"` or `\"Bundler\"`")
+      writeFileSync(
+        join(project, "tsconfig.Node10.json"),
+        JSON.stringify({
+          compilerOptions: { strict: true, module: "ESNext", moduleResolution: "node", noEmit: true, types: [] },
+          files: ["main.ts"]
+        })
+      )
+      const node10 = await exec(process.execPath, [tsc, "-p", "tsconfig.Node10.json"], { cwd: project })
+      expect(node10.code).not.toBe(0)
+      expect(node10.stdout).toContain("Cannot find module 'effect'")
+
+      const ran = await exec(process.execPath, ["out/main.js"], {
+        cwd: project,
+        env: { STUDIO_BASE_URL: serviceUrl, STUDIO_API_KEY: "newcomer-key" }
+      })
+      expect(ran.code, ran.stderr).toBe(0)
+      expect(ran.stdout).toContain("reference service")
+      expect(ran.stdout).toContain("completed")
+
+      // with no key, the same program runs against the embedded reference service, and says so
+      const keyless = await exec(process.execPath, ["out/main.js"], { cwd: project, env: { STUDIO_API_KEY: "" } })
+      expect(keyless.code, keyless.stderr).toBe(0)
+      expect(keyless.stdout).toContain("completed")
+      expect(keyless.stdout + keyless.stderr).toContain("reference service embedded in memory")
     },
     600_000
   )

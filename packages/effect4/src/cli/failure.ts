@@ -3,6 +3,7 @@
  */
 import * as Data from "effect/Data"
 import * as Runtime from "effect/Runtime"
+import { failureLine } from "studio-effect-core/failure/failureLine"
 
 /**
  * A failure the command explains itself (a missing key, a port in use, Ctrl-C while a run is followed, ...):
@@ -20,19 +21,12 @@ export class CliFailure extends Data.TaggedError("CliFailure")<{
   }
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null
-
 /**
- * What to print for a failure: its message (a `StudioError`'s says what to do next), or the failure
- * itself when it has none.
+ * What to print for a failure, on one line: a `CliFailure`'s message, another error's tag and message (a
+ * `StudioError`'s says what to do next), or the failure itself when it has none.
  *
  * @since 0.1.0
  * @category errors
  */
-export const describe = (failure: unknown): string => {
-  if (isRecord(failure) && typeof failure["message"] === "string" && failure["message"] !== "") {
-    const tag = typeof failure["_tag"] === "string" && failure["_tag"] !== "CliFailure" ? `${failure["_tag"]}: ` : ""
-    return `${tag}${failure["message"]}`
-  }
-  return String(failure)
-}
+export const describe = (failure: unknown): string =>
+  failureLine(failure instanceof CliFailure ? failure.message : failure)

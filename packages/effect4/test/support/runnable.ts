@@ -72,12 +72,20 @@ export const emitRunnable = (dir: string, modules: ReadonlyArray<Module>): Reado
   })
 }
 
-/** Runs an emitted program with plain `node` (this process's): its exit code and its stdout then stderr. */
+/** What a program run with `runNode` did: its exit code, its stdout and stderr, and both (stdout then stderr). */
+export interface Ran {
+  readonly code: number
+  readonly stdout: string
+  readonly stderr: string
+  readonly output: string
+}
+
+/** Runs an emitted program with plain `node` (this process's). */
 export const runNode = (
   file: string,
   options: { readonly cwd?: string; readonly env?: Record<string, string>; readonly timeout?: number } = {}
 ) =>
-  new Promise<{ readonly code: number; readonly output: string }>((resolve) => {
+  new Promise<Ran>((resolve) => {
     execFile(
       process.execPath,
       [file],
@@ -85,6 +93,8 @@ export const runNode = (
       (error, stdout, stderr) =>
         resolve({
           code: error === null ? 0 : typeof error.code === "number" ? error.code : 1,
+          stdout,
+          stderr,
           output: stdout + stderr
         })
     )
