@@ -6,8 +6,8 @@ import * as Command from "effect/cli/Command"
 import * as Flag from "effect/cli/Flag"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import * as Assistants from "../Assistants.js"
 import * as Client from "./client.js"
+import * as Modules from "./modules.js"
 import { follow, printRun } from "./progress.js"
 import { checkMandatory, requirements, requirementsOf } from "./requirements.js"
 import { budget } from "./run.js"
@@ -21,17 +21,21 @@ const assistantId = Argument.String("assistant-id").pipe(Argument.withDescriptio
 const description = Flag.String("description").pipe(Flag.optional, Flag.withDescription("What it is for"))
 const system = Flag.String("system").pipe(Flag.optional, Flag.withDescription("Its system prompt"))
 
-const list = Command.make("list", { json, reference: Client.reference }, (options) =>
-  Assistants.list().pipe(
-    Effect.flatMap((assistants) =>
-      options.json
-        ? printJson(assistants)
-        : Effect.forEach(assistants.results, (assistant) => printShown(`${assistant.id}  ${assistant.name}`), {
-          discard: true
-        })
-    ),
-    Client.provide(options.reference)
-  )).pipe(Command.withDescription("List the assistants: one per line, its id then its name"))
+const list = Command.make(
+  "list",
+  { json, reference: Client.reference },
+  (options) =>
+    Effect.flatMap(Modules.Assistants, (Assistants) => Assistants.list()).pipe(
+      Effect.flatMap((assistants) =>
+        options.json
+          ? printJson(assistants)
+          : Effect.forEach(assistants.results, (assistant) => printShown(`${assistant.id}  ${assistant.name}`), {
+            discard: true
+          })
+      ),
+      Client.provide(options.reference)
+    )
+).pipe(Command.withDescription("List the assistants: one per line, its id then its name"))
 
 const create = Command.make(
   "create",
@@ -46,16 +50,17 @@ const create = Command.make(
   },
   (options) => {
     const chosen = requirementsOf(options.requirements)
-    return Assistants.create({
-      name: options.name,
-      ...Option.match(options.description, { onNone: () => ({}), onSome: (description) => ({ description }) }),
-      ...Option.match(options.system, { onNone: () => ({}), onSome: (system_prompt) => ({ system_prompt }) }),
-      ...(chosen.length > 0 ? { requirements: chosen } : {}),
-      ...Option.match(options.budget, { onNone: () => ({}), onSome: (budget) => ({ budget }) })
-    }).pipe(
-      Effect.flatMap((assistant) => options.json ? printJson(assistant) : printShown(assistant.id)),
-      Client.provide(options.reference)
-    )
+    return Effect.flatMap(Modules.Assistants, (Assistants) =>
+      Assistants.create({
+        name: options.name,
+        ...Option.match(options.description, { onNone: () => ({}), onSome: (description) => ({ description }) }),
+        ...Option.match(options.system, { onNone: () => ({}), onSome: (system_prompt) => ({ system_prompt }) }),
+        ...(chosen.length > 0 ? { requirements: chosen } : {}),
+        ...Option.match(options.budget, { onNone: () => ({}), onSome: (budget) => ({ budget }) })
+      }).pipe(
+        Effect.flatMap((assistant) => options.json ? printJson(assistant) : printShown(assistant.id)),
+        Client.provide(options.reference)
+      ))
   }
 ).pipe(
   Command.validate((input) => checkMandatory(input.requirements)),
@@ -66,10 +71,11 @@ const get = Command.make(
   "get",
   { assistantId, reference: Client.reference },
   (options) =>
-    Assistants.retrieve(options.assistantId).pipe(
-      Effect.flatMap(printJson),
-      Client.provide(options.reference)
-    )
+    Effect.flatMap(Modules.Assistants, (Assistants) =>
+      Assistants.retrieve(options.assistantId).pipe(
+        Effect.flatMap(printJson),
+        Client.provide(options.reference)
+      ))
 ).pipe(Command.withDescription("Print an assistant as JSON"))
 
 const update = Command.make(
@@ -85,16 +91,17 @@ const update = Command.make(
   },
   (options) => {
     const chosen = requirementsOf(options.requirements)
-    return Assistants.update(options.assistantId, {
-      ...Option.match(options.name, { onNone: () => ({}), onSome: (name) => ({ name }) }),
-      ...Option.match(options.description, { onNone: () => ({}), onSome: (description) => ({ description }) }),
-      ...Option.match(options.system, { onNone: () => ({}), onSome: (system_prompt) => ({ system_prompt }) }),
-      ...(chosen.length > 0 ? { requirements: chosen } : {}),
-      ...Option.match(options.budget, { onNone: () => ({}), onSome: (budget) => ({ budget }) })
-    }).pipe(
-      Effect.flatMap((assistant) => options.json ? printJson(assistant) : printShown(assistant.id)),
-      Client.provide(false)
-    )
+    return Effect.flatMap(Modules.Assistants, (Assistants) =>
+      Assistants.update(options.assistantId, {
+        ...Option.match(options.name, { onNone: () => ({}), onSome: (name) => ({ name }) }),
+        ...Option.match(options.description, { onNone: () => ({}), onSome: (description) => ({ description }) }),
+        ...Option.match(options.system, { onNone: () => ({}), onSome: (system_prompt) => ({ system_prompt }) }),
+        ...(chosen.length > 0 ? { requirements: chosen } : {}),
+        ...Option.match(options.budget, { onNone: () => ({}), onSome: (budget) => ({ budget }) })
+      }).pipe(
+        Effect.flatMap((assistant) => options.json ? printJson(assistant) : printShown(assistant.id)),
+        Client.provide(false)
+      ))
   }
 ).pipe(
   Command.validate((input) => checkMandatory(input.requirements)),
@@ -114,15 +121,16 @@ const run = Command.make(
   },
   (options) => {
     const chosen = requirementsOf(options.requirements)
-    return Assistants.run(options.assistantId, {
-      input: [{ role: "user", content: options.message }],
-      ...(chosen.length > 0 ? { requirements: chosen } : {}),
-      include: ["requirements_result"]
-    }).pipe(
-      Effect.flatMap((run) => follow(run, { embedded: options.reference })),
-      Effect.flatMap(printRun),
-      Client.provide(options.reference)
-    )
+    return Effect.flatMap(Modules.Assistants, (Assistants) =>
+      Assistants.run(options.assistantId, {
+        input: [{ role: "user", content: options.message }],
+        ...(chosen.length > 0 ? { requirements: chosen } : {}),
+        include: ["requirements_result"]
+      }).pipe(
+        Effect.flatMap((run) => follow(run, { embedded: options.reference })),
+        Effect.flatMap(printRun),
+        Client.provide(options.reference)
+      ))
   }
 ).pipe(
   Command.validate((input) => checkMandatory(input.requirements)),
@@ -136,10 +144,11 @@ const del = Command.make(
   "delete",
   { assistantId, reference: Client.reference },
   (options) =>
-    Assistants.delete(options.assistantId).pipe(
-      Effect.flatMap((deleted) => printShown(`deleted ${deleted.id}`)),
-      Client.provide(options.reference)
-    )
+    Effect.flatMap(Modules.Assistants, (Assistants) =>
+      Assistants.delete(options.assistantId).pipe(
+        Effect.flatMap((deleted) => printShown(`deleted ${deleted.id}`)),
+        Client.provide(options.reference)
+      ))
 ).pipe(Command.withDescription("Delete an assistant"))
 
 /**

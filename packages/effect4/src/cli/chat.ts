@@ -8,10 +8,10 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Stdio from "effect/Stdio"
 import * as Stream from "effect/Stream"
-import * as Chat from "../Chat.js"
 import type { ChatRequest } from "../ChatSchema.js"
 import * as Client from "./client.js"
 import { CliFailure } from "./failure.js"
+import * as Modules from "./modules.js"
 import { printJson, shownOnStdout } from "./stdio.js"
 
 /**
@@ -102,6 +102,7 @@ export const command = Command.make(
         ...Option.match(options.temperature, { onNone: () => ({}), onSome: (temperature) => ({ temperature }) }),
         ...Option.match(options.maxTokens, { onNone: () => ({}), onSome: (max_tokens) => ({ max_tokens }) })
       }
+      const Chat = yield* Modules.Chat
       if (options.json) {
         const completion = yield* Chat.create(request)
         return yield* printJson(completion)

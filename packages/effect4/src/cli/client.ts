@@ -8,9 +8,8 @@ import * as Effect from "effect/Effect"
 import * as FetchHttpClient from "effect/http/FetchHttpClient"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import * as Reference from "../reference/index.js"
-import * as StudioClient from "../StudioClient.js"
 import { CliFailure } from "./failure.js"
+import * as Modules from "./modules.js"
 
 /**
  * `--reference`: use the embedded reference service.
@@ -35,7 +34,7 @@ export const reference = Flag.Boolean("reference").pipe(
  */
 export const layer = (useReference: boolean) =>
   useReference
-    ? Reference.layerClient()
+    ? Layer.unwrap(Effect.map(Modules.Reference, (Reference) => Reference.layerClient()))
     : Layer.unwrap(
       Effect.gen(function*() {
         const key = yield* Config.option(Config.String("STUDIO_API_KEY")).pipe(Effect.orDie)
@@ -45,6 +44,7 @@ export const layer = (useReference: boolean) =>
               "address), or add --reference to use the embedded reference service"
           })
         }
+        const StudioClient = yield* Modules.StudioClient
         return StudioClient.layerConfig().pipe(Layer.provide(FetchHttpClient.layer))
       })
     )

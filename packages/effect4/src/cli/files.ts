@@ -12,9 +12,9 @@ import * as Stream from "effect/Stream"
 import { createReadStream } from "node:fs"
 import { basename } from "node:path"
 import { fileStatuses } from "studio-effect-core/wire/library"
-import * as Library from "../Library.js"
 import * as Client from "./client.js"
 import { CliFailure } from "./failure.js"
+import * as Modules from "./modules.js"
 
 const json = Flag.Boolean("json").pipe(
   Flag.withDefault(false),
@@ -54,15 +54,16 @@ const upload = Command.make(
     reference: Client.reference
   },
   (options) =>
-    Library.upload(fileStream(options.file), {
-      name: basename(options.file),
-      ...(options.labels.length > 0 ? { labels: options.labels } : {}),
-      ...given("path", options.path),
-      ...given("publicUrl", options.publicUrl)
-    }).pipe(
-      Effect.flatMap((uploaded) => options.json ? printJson(uploaded) : Console.log(uploaded.fileId)),
-      Effect.provide(Client.layer(options.reference))
-    )
+    Effect.flatMap(Modules.Library, (Library) =>
+      Library.upload(fileStream(options.file), {
+        name: basename(options.file),
+        ...(options.labels.length > 0 ? { labels: options.labels } : {}),
+        ...given("path", options.path),
+        ...given("publicUrl", options.publicUrl)
+      }).pipe(
+        Effect.flatMap((uploaded) => options.json ? printJson(uploaded) : Console.log(uploaded.fileId)),
+        Effect.provide(Client.layer(options.reference))
+      ))
 ).pipe(Command.withDescription("Upload a file to the library and print its id"))
 
 const list = Command.make(
@@ -79,54 +80,64 @@ const list = Command.make(
     reference: Client.reference
   },
   (options) =>
-    Library.stream({
-      ...(options.labels.length > 0 ? { label: options.labels } : {}),
-      ...given("path", options.path),
-      ...given("name", options.name),
-      ...given("status", options.status)
-    }).pipe(
-      Stream.runCollect,
-      Effect.flatMap((files) =>
-        options.json
-          ? printJson(files)
-          : Effect.forEach(
-            files,
-            (file) => Console.log(`${file.fileId}  ${file.status}  ${file.name}  ${(file.labels ?? []).join(",")}`),
-            { discard: true }
-          )
-      ),
-      Effect.provide(Client.layer(options.reference))
-    )
+    Effect.flatMap(Modules.Library, (Library) =>
+      Library.stream({
+        ...(options.labels.length > 0 ? { label: options.labels } : {}),
+        ...given("path", options.path),
+        ...given("name", options.name),
+        ...given("status", options.status)
+      }).pipe(
+        Stream.runCollect,
+        Effect.flatMap((files) =>
+          options.json
+            ? printJson(files)
+            : Effect.forEach(
+              files,
+              (file) => Console.log(`${file.fileId}  ${file.status}  ${file.name}  ${(file.labels ?? []).join(",")}`),
+              { discard: true }
+            )
+        ),
+        Effect.provide(Client.layer(options.reference))
+      ))
 ).pipe(Command.withDescription("List the library's files, every page: id, status, name and labels, one per line"))
 
 const get = Command.make(
   "get",
   { fileId, reference: Client.reference },
   (options) =>
-    Library.retrieve(options.fileId).pipe(Effect.flatMap(printJson), Effect.provide(Client.layer(options.reference)))
+    Effect.flatMap(
+      Modules.Library,
+      (Library) =>
+        Library.retrieve(options.fileId).pipe(
+          Effect.flatMap(printJson),
+          Effect.provide(Client.layer(options.reference))
+        )
+    )
 ).pipe(Command.withDescription("Print a file's metadata as JSON"))
 
 const update = Command.make(
   "update",
   { fileId, labels, publicUrl, reference: Client.reference },
   (options) =>
-    Library.update(options.fileId, {
-      ...(options.labels.length > 0 ? { labels: options.labels } : {}),
-      ...given("publicUrl", options.publicUrl)
-    }).pipe(
-      Effect.andThen(Console.log(`updated ${options.fileId}`)),
-      Effect.provide(Client.layer(options.reference))
-    )
+    Effect.flatMap(Modules.Library, (Library) =>
+      Library.update(options.fileId, {
+        ...(options.labels.length > 0 ? { labels: options.labels } : {}),
+        ...given("publicUrl", options.publicUrl)
+      }).pipe(
+        Effect.andThen(Console.log(`updated ${options.fileId}`)),
+        Effect.provide(Client.layer(options.reference))
+      ))
 ).pipe(Command.withDescription("Replace a file's labels (all of them) and public URL"))
 
 const del = Command.make(
   "delete",
   { fileId, reference: Client.reference },
   (options) =>
-    Library.delete(options.fileId).pipe(
-      Effect.andThen(Console.log(`deleted ${options.fileId}`)),
-      Effect.provide(Client.layer(options.reference))
-    )
+    Effect.flatMap(Modules.Library, (Library) =>
+      Library.delete(options.fileId).pipe(
+        Effect.andThen(Console.log(`deleted ${options.fileId}`)),
+        Effect.provide(Client.layer(options.reference))
+      ))
 ).pipe(Command.withDescription("Delete a file"))
 
 const oneLine = (text: string) => text.replace(/\s+/gu, " ").trim()
@@ -145,23 +156,24 @@ const search = Command.make(
     reference: Client.reference
   },
   (options) =>
-    Library.search({
-      query: options.query,
-      ...(options.labels.length > 0 ? { labels: options.labels } : {}),
-      ...given("path", options.path),
-      ...given("maxSegments", options.maxSegments)
-    }).pipe(
-      Effect.flatMap((found) =>
-        options.json
-          ? printJson(found)
-          : Effect.forEach(
-            found.results,
-            (result) => Console.log(`${result.score.toFixed(3)}  ${result.fileName}  ${oneLine(result.text)}`),
-            { discard: true }
-          )
-      ),
-      Effect.provide(Client.layer(options.reference))
-    )
+    Effect.flatMap(Modules.Library, (Library) =>
+      Library.search({
+        query: options.query,
+        ...(options.labels.length > 0 ? { labels: options.labels } : {}),
+        ...given("path", options.path),
+        ...given("maxSegments", options.maxSegments)
+      }).pipe(
+        Effect.flatMap((found) =>
+          options.json
+            ? printJson(found)
+            : Effect.forEach(
+              found.results,
+              (result) => Console.log(`${result.score.toFixed(3)}  ${result.fileName}  ${oneLine(result.text)}`),
+              { discard: true }
+            )
+        ),
+        Effect.provide(Client.layer(options.reference))
+      ))
 ).pipe(Command.withDescription("Search the library's segments: score, file name and text, best first"))
 
 /**

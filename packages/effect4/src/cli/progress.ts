@@ -12,11 +12,11 @@ import * as Schedule from "effect/Schedule"
 import * as Stdio from "effect/Stdio"
 import * as Stream from "effect/Stream"
 import { visibleControls } from "studio-effect-core/text/visibleControls"
-import * as Maestro from "../Maestro.js"
 import type { MaestroRun } from "../MaestroSchema.js"
 import type { StudioClient } from "../StudioClient.js"
 import type { StudioError } from "../StudioError.js"
 import { CliFailure } from "./failure.js"
+import * as Modules from "./modules.js"
 import { ctrlC } from "./runtime.js"
 import { printError, printLine, shownOnStdout, writeError } from "./stdio.js"
 
@@ -64,6 +64,7 @@ export const follow = (
     const ticker = redraw
       ? yield* Effect.forkChild(Effect.delay(Effect.repeat(draw, Schedule.spaced("1 second")), "1 second"))
       : undefined
+    const Maestro = yield* Modules.Maestro
     const last = yield* Maestro.watch(started).pipe(
       Stream.drop(1),
       Stream.tap((snapshot) =>

@@ -7,10 +7,10 @@ import * as Command from "effect/cli/Command"
 import * as Flag from "effect/cli/Flag"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import * as Maestro from "../Maestro.js"
 import type { RunRequest } from "../MaestroSchema.js"
 import * as Client from "./client.js"
 import { CliFailure } from "./failure.js"
+import * as Modules from "./modules.js"
 import { follow, printRun } from "./progress.js"
 import { checkMandatory, requirements, requirementsOf } from "./requirements.js"
 import { printJson } from "./stdio.js"
@@ -39,23 +39,31 @@ const include = Flag.Literals("include", ["data_sources", "requirements_result"]
 
 const runId = Argument.String("run-id").pipe(Argument.withDescription("The run's id, as `run` prints it"))
 
-const get = Command.make("get", { runId }, (options) =>
-  Maestro.retrieve(options.runId).pipe(
-    Effect.flatMap(printJson),
-    Client.provide(false)
-  )).pipe(Command.withDescription("Print a run as JSON, as it is now (the service at STUDIO_BASE_URL)"))
-
-const watch = Command.make("watch", { runId }, (options) =>
-  Maestro.retrieve(options.runId).pipe(
-    Effect.flatMap((run) => follow(run, { embedded: false })),
-    Effect.flatMap(printRun),
-    Client.provide(false)
-  )).pipe(
-    Command.withDescription(
-      "Follow a run to its end and print its result and requirement scores, as `run` does (the service at " +
-        "STUDIO_BASE_URL)"
+const get = Command.make(
+  "get",
+  { runId },
+  (options) =>
+    Effect.flatMap(Modules.Maestro, (Maestro) => Maestro.retrieve(options.runId)).pipe(
+      Effect.flatMap(printJson),
+      Client.provide(false)
     )
+).pipe(Command.withDescription("Print a run as JSON, as it is now (the service at STUDIO_BASE_URL)"))
+
+const watch = Command.make(
+  "watch",
+  { runId },
+  (options) =>
+    Effect.flatMap(Modules.Maestro, (Maestro) => Maestro.retrieve(options.runId)).pipe(
+      Effect.flatMap((run) => follow(run, { embedded: false })),
+      Effect.flatMap(printRun),
+      Client.provide(false)
+    )
+).pipe(
+  Command.withDescription(
+    "Follow a run to its end and print its result and requirement scores, as `run` does (the service at " +
+      "STUDIO_BASE_URL)"
   )
+)
 
 /**
  * The `run` command and its subcommands.
@@ -83,6 +91,7 @@ export const command = Command.make(
         ...Option.match(options.budget, { onNone: () => ({}), onSome: (budget) => ({ budget }) }),
         ...(includes.size > 0 ? { include: [...includes] } : {})
       }
+      const Maestro = yield* Modules.Maestro
       const run = yield* Effect.flatMap(Maestro.create(request), (run) => follow(run, { embedded: options.reference }))
       yield* printRun(run)
     }).pipe(Effect.provide(Client.layer(options.reference)))

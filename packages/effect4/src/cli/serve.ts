@@ -19,8 +19,8 @@ import {
   maxApiKeyFileBytes
 } from "studio-effect-core/reference/apiKeys"
 import type { ListenOptions } from "../reference/index.js"
-import * as Reference from "../reference/index.js"
 import { CliFailure } from "./failure.js"
+import * as Modules from "./modules.js"
 
 const invalid = (message: string) => Effect.fail(new CliError.ValidationError({ message }))
 
@@ -248,6 +248,7 @@ export const command = Command.make("serve", options, (given) =>
       ...listenOptions(given),
       apiKeys: yield* acceptedKeys(given.apiKeys, given.apiKeyFile)
     }
+    const Reference = yield* Modules.Reference
     const server = yield* Reference.listen(listen).pipe(
       Effect.catchTag("ServeError", (error) => Effect.fail(cannotStart(listen, error.cause))),
       Effect.catchDefect((defect) =>
