@@ -34,8 +34,9 @@ const forksOf = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
 /**
  * The fibers the client's own code starts, the same on both transports (each runs a request in the fiber
  * that sends it, and reads a body in the fiber that pulls it):
- * - a request: 2, the attempt timeout (`Effect.timeoutOrElse` races the attempt against a sleep);
- * - a stream: 2, the attempt timeout until the headers; the idle timeout's watchdog (1), started by the
+ * - a request: 2, its attempt (which runs in a fiber of its own, so that its timeout can interrupt it) and
+ *   the client's watchdog of attempt deadlines (started again when no other attempt is in flight);
+ * - a stream: 2, the same until the headers; the idle timeout's watchdog (1), started by the
  *   first read that waits; one per network read, which runs in a fiber of its own so that the watchdog can
  *   interrupt it (it ends with the read, at once when the bytes are already there); and the read after
  *   `[DONE]` (1, and 2 more for its time bound when the body's end is not there yet). A read carries one

@@ -34,6 +34,7 @@ import { decodeReason } from "../schema/issues.js"
 import { withIdleTimeout } from "../stream/idle.js"
 import { type EventError, eventsOf } from "../stream/sse.js"
 import { defaultMaxResponseSize, readBody, readErrorBody } from "./body.js"
+import * as Deadlines from "./deadlines.js"
 import { withoutRedirects } from "./redirect.js"
 import { fromResponse, requestIdOf } from "./responseError.js"
 import { retrySchedule, serviceCannotHaveActed } from "./retry.js"
@@ -266,6 +267,7 @@ export const makeService = (config: ClientConfig, transport: HttpClient.HttpClie
   const urlOf = (request: HttpClientRequest.HttpClientRequest) => direct ? request.url : baseUrl + request.url
   const operationsClient = withoutPlatformSpan(direct ? noRedirects : httpClient)
   const maxEventSize = options.maxEventSize ?? defaultMaxEventSize
+  const deadlines = Deadlines.make()
 
   /**
    * A call's request, made once: its own headers (the call's settings, a stream's `Accept`) over the
@@ -321,11 +323,11 @@ export const makeService = (config: ClientConfig, transport: HttpClient.HttpClie
     timeout: Duration.Duration,
     effect: Effect.Effect<A, RequestError>
   ): Effect.Effect<A, RequestError> =>
-    Effect.timeoutOrElse(effect, {
-      duration: timeout,
-      orElse: () =>
-        Effect.fail(new TimeoutError({ phase: "attempt", timeout, method: request.method, url: urlOf(request) }))
-    })
+    deadlines.within(
+      effect,
+      timeout,
+      () => new TimeoutError({ phase: "attempt", timeout, method: request.method, url: urlOf(request) })
+    )
 
   const logFailure = (operation: string, error: RequestError) =>
     Effect.logDebug("studio request attempt failed").pipe(Effect.annotateLogs({ operation, error: error._tag }))
