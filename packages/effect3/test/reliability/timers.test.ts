@@ -2,13 +2,15 @@
  * Every duration is clamped to what the platform's timers can hold (infinity means no timer): a timeout or
  * an idle timeout of `Duration.infinity` or "30 days" (past 2^31 - 1 ms) waits, on the live clock, over a
  * real socket on 127.0.0.1 through every transport. Node replaces a longer delay by 1 ms (with a
- * `TimeoutOverflowWarning`): so every delay given to `setTimeout` during the calls is recorded.
+ * `TimeoutOverflowWarning`): so every delay given to `setTimeout` during the calls is recorded. And no
+ * timer of the client's outlives its calls: a program whose runtime is never disposed can still exit.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "@effect/vitest"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
+import * as ManagedRuntime from "effect/ManagedRuntime"
 import { maxTimerMillis } from "studio-effect-core/time/timerDuration"
-import { Chat } from "../../src/index.js"
+import { Chat, type StudioClient } from "../../src/index.js"
 import { chatRequest, clientLayer, transportNames } from "./harness.js"
 import { hostileServer } from "./hostile.js"
 
@@ -22,6 +24,8 @@ const chunk = (content: string) =>
   `data: ${JSON.stringify({ id: "c-1", choices: [{ index: 0, delta: { content }, finish_reason: null }] })}\n\n`
 
 let delays: Array<number> = []
+/** The timers armed for a minute or more (the client's own: its timeouts), and their handles. */
+let longTimers: Array<{ readonly ms: number; readonly handle: { readonly _destroyed?: boolean } }> = []
 let overflows = 0
 const onWarning = (warning: Error) => {
   if (warning.name === "TimeoutOverflowWarning") overflows++
@@ -29,12 +33,17 @@ const onWarning = (warning: Error) => {
 
 beforeEach(() => {
   delays = []
+  longTimers = []
   overflows = 0
   const setTimeout = globalThis.setTimeout
   vi.spyOn(globalThis, "setTimeout").mockImplementation(
     ((f: () => void, ms?: number, ...args: Array<unknown>) => {
       delays.push(ms ?? 0)
-      return setTimeout(f, ms, ...args)
+      const handle = setTimeout(f, ms, ...args)
+      if ((ms ?? 0) >= 60_000) {
+        longTimers.push({ ms: ms ?? 0, handle: handle as unknown as { readonly _destroyed?: boolean } })
+      }
+      return handle
     }) as typeof globalThis.setTimeout
   )
   process.on("warning", onWarning)
@@ -77,5 +86,37 @@ describe("long timeouts", () => {
           expect(overflows).toBe(0)
         })))
     }
+  }
+})
+
+describe("no timer outlives the calls", () => {
+  for (const transport of transportNames) {
+    it.live(`a runtime left open holds no timer of the client's after its calls, over ${transport}`, () =>
+      Effect.scoped(Effect.gen(function*() {
+        const server = yield* hostileServer((request, response) => {
+          if (request.headers.accept === "text/event-stream") {
+            response.writeHead(200, { "content-type": "text/event-stream" })
+            response.write(chunk("Hello"))
+            setImmediate(() => response.end(chunk(" world") + "data: [DONE]\n\n"))
+            return
+          }
+          response.writeHead(200, { "content-type": "application/json" })
+          response.end(completion)
+        })
+        // as a program that never disposes its runtime: once the calls are over, it must be free to exit
+        const runtime = ManagedRuntime.make(
+          clientLayer(server.url, transport, { timeout: "10 minutes", streamIdleTimeout: "9 minutes" })
+        )
+        yield* Effect.addFinalizer(() => Effect.promise(() => runtime.dispose()))
+        const run = <A, E>(effect: Effect.Effect<A, E, StudioClient.StudioClient>) =>
+          Effect.promise(() => runtime.runPromise(effect))
+        yield* run(Chat.create(chatRequest))
+        yield* run(Effect.all(Array.from({ length: 4 }, () => Chat.create(chatRequest)), { concurrency: 4 }))
+        const streamed = yield* run(Chat.accumulate(Chat.stream(chatRequest)))
+        expect(streamed.choices[0]!.message.content).toBe("Hello world")
+        yield* Effect.promise(() => new Promise<void>((resolve) => setImmediate(resolve)))
+        expect(longTimers.length).toBeGreaterThan(0)
+        expect(longTimers.filter((timer) => timer.handle._destroyed !== true).map((timer) => timer.ms)).toEqual([])
+      })))
   }
 })
