@@ -14,6 +14,22 @@ import { requirements } from "./requirements.js"
 import { budget } from "./run.js"
 
 const json = Options.boolean("json").pipe(Options.withDescription("Print the service's answer as JSON"))
+
+/** The fields of an assistant that `create` and `update` take from their flags, each only when given. */
+const assistantFields = <B, R>(
+  options: {
+    readonly description: Option.Option<string>
+    readonly system: Option.Option<string>
+    readonly budget: Option.Option<B>
+  },
+  requirements: ReadonlyArray<R>
+) => ({
+  ...Option.match(options.description, { onNone: () => ({}), onSome: (description) => ({ description }) }),
+  ...Option.match(options.system, { onNone: () => ({}), onSome: (system_prompt) => ({ system_prompt }) }),
+  ...(requirements.length > 0 ? { requirements } : {}),
+  ...Option.match(options.budget, { onNone: () => ({}), onSome: (budget) => ({ budget }) })
+})
+
 const assistantId = Args.text({ name: "assistant-id" }).pipe(Args.withDescription("The assistant's id"))
 
 const description = Options.text("description").pipe(Options.optional, Options.withDescription("What it is for"))
@@ -45,10 +61,7 @@ const create = Command.make(
   (options) =>
     Assistants.create({
       name: options.name,
-      ...Option.match(options.description, { onNone: () => ({}), onSome: (description) => ({ description }) }),
-      ...Option.match(options.system, { onNone: () => ({}), onSome: (system_prompt) => ({ system_prompt }) }),
-      ...(options.requirements.length > 0 ? { requirements: options.requirements } : {}),
-      ...Option.match(options.budget, { onNone: () => ({}), onSome: (budget) => ({ budget }) })
+      ...assistantFields(options, options.requirements)
     }).pipe(
       Effect.flatMap((assistant) => options.json ? printJson(assistant) : printShown(assistant.id)),
       Client.provide(options.reference)
@@ -79,10 +92,7 @@ const update = Command.make(
   (options) =>
     Assistants.update(options.assistantId, {
       ...Option.match(options.name, { onNone: () => ({}), onSome: (name) => ({ name }) }),
-      ...Option.match(options.description, { onNone: () => ({}), onSome: (description) => ({ description }) }),
-      ...Option.match(options.system, { onNone: () => ({}), onSome: (system_prompt) => ({ system_prompt }) }),
-      ...(options.requirements.length > 0 ? { requirements: options.requirements } : {}),
-      ...Option.match(options.budget, { onNone: () => ({}), onSome: (budget) => ({ budget }) })
+      ...assistantFields(options, options.requirements)
     }).pipe(
       Effect.flatMap((assistant) => options.json ? printJson(assistant) : printShown(assistant.id)),
       Client.provide(false)

@@ -17,6 +17,21 @@ const json = Flag.Boolean("json").pipe(
   Flag.withDefault(false),
   Flag.withDescription("Print the service's answer as JSON")
 )
+/** The fields of an assistant that `create` and `update` take from their flags, each only when given. */
+const assistantFields = <B, R>(
+  options: {
+    readonly description: Option.Option<string>
+    readonly system: Option.Option<string>
+    readonly budget: Option.Option<B>
+  },
+  requirements: ReadonlyArray<R>
+) => ({
+  ...Option.match(options.description, { onNone: () => ({}), onSome: (description) => ({ description }) }),
+  ...Option.match(options.system, { onNone: () => ({}), onSome: (system_prompt) => ({ system_prompt }) }),
+  ...(requirements.length > 0 ? { requirements } : {}),
+  ...Option.match(options.budget, { onNone: () => ({}), onSome: (budget) => ({ budget }) })
+})
+
 const assistantId = Argument.String("assistant-id").pipe(Argument.withDescription("The assistant's id"))
 const description = Flag.String("description").pipe(Flag.optional, Flag.withDescription("What it is for"))
 const system = Flag.String("system").pipe(Flag.optional, Flag.withDescription("Its system prompt"))
@@ -53,10 +68,7 @@ const create = Command.make(
     return Effect.flatMap(Modules.Assistants, (Assistants) =>
       Assistants.create({
         name: options.name,
-        ...Option.match(options.description, { onNone: () => ({}), onSome: (description) => ({ description }) }),
-        ...Option.match(options.system, { onNone: () => ({}), onSome: (system_prompt) => ({ system_prompt }) }),
-        ...(chosen.length > 0 ? { requirements: chosen } : {}),
-        ...Option.match(options.budget, { onNone: () => ({}), onSome: (budget) => ({ budget }) })
+        ...assistantFields(options, chosen)
       }).pipe(
         Effect.flatMap((assistant) => options.json ? printJson(assistant) : printShown(assistant.id)),
         Client.provide(options.reference)
@@ -94,10 +106,7 @@ const update = Command.make(
     return Effect.flatMap(Modules.Assistants, (Assistants) =>
       Assistants.update(options.assistantId, {
         ...Option.match(options.name, { onNone: () => ({}), onSome: (name) => ({ name }) }),
-        ...Option.match(options.description, { onNone: () => ({}), onSome: (description) => ({ description }) }),
-        ...Option.match(options.system, { onNone: () => ({}), onSome: (system_prompt) => ({ system_prompt }) }),
-        ...(chosen.length > 0 ? { requirements: chosen } : {}),
-        ...Option.match(options.budget, { onNone: () => ({}), onSome: (budget) => ({ budget }) })
+        ...assistantFields(options, chosen)
       }).pipe(
         Effect.flatMap((assistant) => options.json ? printJson(assistant) : printShown(assistant.id)),
         Client.provide(false)

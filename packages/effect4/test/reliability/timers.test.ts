@@ -13,7 +13,7 @@ import * as ManagedRuntime from "effect/ManagedRuntime"
 import { maxTimerMillis } from "studio-effect-core/time/timerDuration"
 import { Chat, type StudioClient } from "../../src/index.js"
 import { chatRequest, clientLayer, transportNames } from "./harness.js"
-import { hostileServer } from "./hostile.js"
+import { type HostileHandler, hostileServer } from "./hostile.js"
 
 const completion = JSON.stringify({
   id: "chat-1",
@@ -23,6 +23,21 @@ const completion = JSON.stringify({
 
 const chunk = (content: string) =>
   `data: ${JSON.stringify({ id: "c-1", choices: [{ index: 0, delta: { content }, finish_reason: null }] })}\n\n`
+
+/**
+ * A completion, or a stream of two events whose rest comes once the client has had time to arm (and,
+ * before, overflow) its idle watch.
+ */
+const answer: HostileHandler = (request, response) => {
+  if (request.headers.accept === "text/event-stream") {
+    response.writeHead(200, { "content-type": "text/event-stream" })
+    response.write(chunk("Hello"))
+    setImmediate(() => response.end(chunk(" world") + "data: [DONE]\n\n"))
+    return
+  }
+  response.writeHead(200, { "content-type": "application/json" })
+  response.end(completion)
+}
 
 let delays: Array<number> = []
 /** The timers armed for a minute or more (the client's own: its timeouts' watchdogs), and their handles. */
@@ -66,17 +81,7 @@ describe("long timeouts", () => {
     for (const [name, duration] of durations) {
       it.live(`timeout and streamIdleTimeout of ${name}: calls and streams wait, over ${transport}`, () =>
         Effect.scoped(Effect.gen(function*() {
-          const server = yield* hostileServer((request, response) => {
-            if (request.headers.accept === "text/event-stream") {
-              response.writeHead(200, { "content-type": "text/event-stream" })
-              response.write(chunk("Hello"))
-              // the rest once the client has had time to arm (and, before, overflow) its idle watch
-              setImmediate(() => response.end(chunk(" world") + "data: [DONE]\n\n"))
-              return
-            }
-            response.writeHead(200, { "content-type": "application/json" })
-            response.end(completion)
-          })
+          const server = yield* hostileServer(answer)
           const layer = clientLayer(server.url, transport, { timeout: duration, streamIdleTimeout: duration })
           const created = yield* Effect.provide(Chat.create(chatRequest), layer)
           expect(created.id).toBe("chat-1")
@@ -94,16 +99,7 @@ describe("no timer outlives the calls", () => {
   for (const transport of transportNames) {
     it.live(`a runtime left open holds no timer of the client's after its calls, over ${transport}`, () =>
       Effect.scoped(Effect.gen(function*() {
-        const server = yield* hostileServer((request, response) => {
-          if (request.headers.accept === "text/event-stream") {
-            response.writeHead(200, { "content-type": "text/event-stream" })
-            response.write(chunk("Hello"))
-            setImmediate(() => response.end(chunk(" world") + "data: [DONE]\n\n"))
-            return
-          }
-          response.writeHead(200, { "content-type": "application/json" })
-          response.end(completion)
-        })
+        const server = yield* hostileServer(answer)
         // as a program that never disposes its runtime: once the calls are over, it must be free to exit
         const runtime = ManagedRuntime.make(
           clientLayer(server.url, transport, { timeout: "10 minutes", streamIdleTimeout: "9 minutes" })
