@@ -1,8 +1,19 @@
-import { describe, expect, it } from "@effect/vitest"
-import { Clock, Duration, Effect, Fiber, Schedule, TestClock } from "effect"
+import {
+  Clock,
+  describe,
+  Duration,
+  Effect,
+  expect,
+  Fiber,
+  fork,
+  it,
+  outcome,
+  Schedule,
+  TestClock
+} from "@studio-effect/line"
+import { parseHttpDate, parseRetryAfter, retrySchedule } from "@studio-effect/line/src/internal/http/retry.js"
 import * as fc from "fast-check"
-import { parseHttpDate, parseRetryAfter, retrySchedule } from "../src/internal/http/retry.js"
-import { ApiError, RateLimit, TransportError, ValidationError } from "../src/StudioError.js"
+import { ApiError, RateLimit, TransportError, ValidationError } from "@studio-effect/line/src/StudioError.js"
 
 /**
  * The delays between attempts when each attempt fails with the next of `errors` (and the one after the
@@ -16,7 +27,7 @@ const delaysFor = <E>(schedule: Schedule.Schedule<unknown, E>, errors: ReadonlyA
       const error = errors[times.length - 1]
       return error === undefined ? Effect.void : Effect.fail(error)
     })
-    const fiber = yield* Effect.fork(Effect.either(Effect.retry(attempt, schedule)))
+    const fiber = yield* fork(outcome(Effect.retry(attempt, schedule)))
     yield* TestClock.adjust("1 hour")
     yield* Fiber.join(fiber)
     return times.slice(1).map((time, i) => time - times[i]!)
