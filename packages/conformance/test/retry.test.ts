@@ -12,8 +12,8 @@ import {
   TestClock
 } from "@studio-effect/line"
 import { parseHttpDate, parseRetryAfter, retrySchedule } from "@studio-effect/line/src/internal/http/retry.js"
-import * as fc from "fast-check"
 import { ApiError, RateLimit, TransportError, ValidationError } from "@studio-effect/line/src/StudioError.js"
+import * as fc from "fast-check"
 
 /**
  * The delays between attempts when each attempt fails with the next of `errors` (and the one after the

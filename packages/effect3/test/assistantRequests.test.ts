@@ -3,15 +3,15 @@ import type * as Schema from "effect/Schema"
 import * as fc from "fast-check"
 import { acceptAssistantRunRequest, acceptCreateAssistantRequest } from "studio-effect-core/validate/assistantRequests"
 import { typicalRunRequest } from "../../../bench/fixtures.js"
-import { AssistantRunRequest, CreateAssistantRequest } from "../src/AssistantSchema.js"
 import {
   validAssistantRunRequest,
   validCreateAssistantRequest,
   validRequirement,
   validServiceRequirement,
   wordsText
-} from "./validation/arbitraries.js"
-import { aroundValid, schemaGives, withEachFieldAdded } from "./validation/mutations.js"
+} from "../../conformance/test/validation/arbitraries.js"
+import { aroundValid, schemaGives, withEachFieldAdded } from "../../conformance/test/validation/mutations.js"
+import { AssistantRunRequest, CreateAssistantRequest } from "../src/AssistantSchema.js"
 
 /** Values at and just past the bounds of the rules of the fields an assistant shares with a run. */
 const settingsEdges = {

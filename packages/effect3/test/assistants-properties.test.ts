@@ -10,10 +10,10 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Redacted from "effect/Redacted"
 import * as fc from "fast-check"
+import { wireJsonValue } from "../../conformance/test/validation/arbitraries.js"
+import { wireForm } from "../../conformance/test/validation/support.js"
 import type { AssistantRunRequest } from "../src/AssistantSchema.js"
 import { Assistants, StudioClient } from "../src/index.js"
-import { wireJsonValue } from "./validation/arbitraries.js"
-import { wireForm } from "./validation/support.js"
 
 const runs = { fastCheck: { numRuns: 150 } }
 

@@ -3,9 +3,15 @@ import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
 import * as Schedule from "effect/Schedule"
 import * as TestClock from "effect/TestClock"
+import {
+  clientOf,
+  type RecordedRequest,
+  testKey,
+  testServer,
+  untilRequests
+} from "../../conformance/test/support/testServer.js"
 import type { AssistantRunRequest } from "../src/AssistantSchema.js"
 import { Assistants } from "../src/index.js"
-import { clientOf, type RecordedRequest, testKey, testServer, untilRequests } from "./support/testServer.js"
 
 const runJson = (status: string, extra: Record<string, unknown> = {}) => ({
   id: "run-7",

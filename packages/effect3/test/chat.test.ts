@@ -1,8 +1,8 @@
 import { NodeHttpClient } from "@effect/platform-node"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Exit, Fiber, Layer, Redacted, Stream, TestClock } from "effect"
+import { clientOf, type ScriptedResponse, testServer } from "../../conformance/test/support/testServer.js"
 import { Chat, ChatSchema, StudioClient } from "../src/index.js"
-import { clientOf, type ScriptedResponse, testServer } from "./support/testServer.js"
 
 const completion = {
   id: "chat-0123456789abcdef0123456789abcdef",

@@ -2,9 +2,9 @@ import { describe, expect, it } from "@effect/vitest"
 import * as fc from "fast-check"
 import { acceptChatRequest } from "studio-effect-core/validate/chatRequest"
 import { chatRequest, typicalChatRequest } from "../../../bench/fixtures.js"
+import { validChatRequest, validChatTool } from "../../conformance/test/validation/arbitraries.js"
+import { aroundValid, schemaGives, withEachFieldAdded } from "../../conformance/test/validation/mutations.js"
 import { ChatRequest } from "../src/ChatSchema.js"
-import { validChatRequest, validChatTool } from "./validation/arbitraries.js"
-import { aroundValid, schemaGives, withEachFieldAdded } from "./validation/mutations.js"
 
 const expectSchemaGives = schemaGives(ChatRequest)
 

@@ -2,10 +2,15 @@ import { FetchHttpClient } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
 import { ConfigProvider, Duration, Effect, Either, Fiber, Layer, Logger, Redacted, Stream } from "effect"
 import { readFileSync } from "node:fs"
+import { advanceBy, advanceUntil, waitUntil } from "../../conformance/test/support/clock.js"
+import {
+  clientOf,
+  type RecordedRequest,
+  type ScriptedResponse,
+  testServer
+} from "../../conformance/test/support/testServer.js"
 import { Chat, type ChatSchema, StudioClient, type StudioError } from "../src/index.js"
 import { version } from "../src/internal/http/version.js"
-import { advanceBy, advanceUntil, waitUntil } from "./support/clock.js"
-import { clientOf, type RecordedRequest, type ScriptedResponse, testServer } from "./support/testServer.js"
 
 const completion = {
   id: "chat-0123456789abcdef0123456789abcdef",

@@ -7,10 +7,10 @@ import { FetchHttpClient } from "@effect/platform"
 import { NodeHttpClient } from "@effect/platform-node"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer, Redacted, Stream } from "effect"
+import { testServer } from "../../conformance/test/support/testServer.js"
 import { Chat, StudioClient } from "../src/index.js"
 import { UndiciHttpClient } from "../src/undici/index.js"
-import { ForkCounter } from "./support/forkCounter.js"
-import { testServer } from "./support/testServer.js"
+import { ForkCounter } from "./line/index.js"
 
 const id = "chat-0123456789abcdef0123456789abcdef"
 const completion = {

@@ -13,9 +13,9 @@ import * as Redacted from "effect/Redacted"
 import * as Schedule from "effect/Schedule"
 import * as Stream from "effect/Stream"
 import * as TestClock from "effect/TestClock"
+import { clientOf, testKey, testServer, untilRequests } from "../../conformance/test/support/testServer.js"
 import { Maestro, StudioClient } from "../src/index.js"
 import type { MaestroRun, RunRequest } from "../src/MaestroSchema.js"
-import { clientOf, testKey, testServer, untilRequests } from "./support/testServer.js"
 
 // ---------------------------------------------------------------------------------------------------------
 // an in-memory service: every request answered by a script, stamped with the (test) clock's time

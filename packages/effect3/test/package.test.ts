@@ -12,8 +12,8 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { pack } from "../../../scripts/pack.mjs"
+import { packageFile } from "../../conformance/test/support/packageFile.js"
 import * as Reference from "../src/reference/index.js"
-import { packageFile } from "./support/packageFile.js"
 
 const root = fileURLToPath(new URL("..", import.meta.url))
 const packageJson = JSON.parse(readFileSync(join(root, "package.json"), "utf8"))

@@ -2,7 +2,6 @@ import { describe, expect, it } from "@effect/vitest"
 import * as fc from "fast-check"
 import { acceptRunRequest } from "studio-effect-core/validate/runRequest"
 import { typicalRunRequest } from "../../../bench/fixtures.js"
-import { RunRequest } from "../src/MaestroSchema.js"
 import {
   absoluteUrl,
   validRequirement,
@@ -10,9 +9,10 @@ import {
   validToolResources,
   webSearchUrl,
   wordsText
-} from "./validation/arbitraries.js"
-import { aroundValid, schemaGives, withEachFieldAdded } from "./validation/mutations.js"
-import { wireForm } from "./validation/support.js"
+} from "../../conformance/test/validation/arbitraries.js"
+import { aroundValid, schemaGives, withEachFieldAdded } from "../../conformance/test/validation/mutations.js"
+import { wireForm } from "../../conformance/test/validation/support.js"
+import { RunRequest } from "../src/MaestroSchema.js"
 
 const expectSchemaGives = schemaGives(RunRequest)
 

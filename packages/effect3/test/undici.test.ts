@@ -16,10 +16,10 @@ import * as Redacted from "effect/Redacted"
 import * as Stream from "effect/Stream"
 import * as http from "node:http"
 import type { AddressInfo, Socket } from "node:net"
+import { waitUntil } from "../../conformance/test/support/clock.js"
+import { testServer } from "../../conformance/test/support/testServer.js"
 import { Chat, StudioClient } from "../src/index.js"
 import { UndiciHttpClient } from "../src/undici/index.js"
-import { waitUntil } from "./support/clock.js"
-import { testServer } from "./support/testServer.js"
 
 const decoder = new TextDecoder()
 

@@ -5,8 +5,8 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
+import { clientOf, testServer } from "../../conformance/test/support/testServer.js"
 import { Assistants, Chat, Maestro, Models } from "../src/index.js"
-import { clientOf, testServer } from "./support/testServer.js"
 
 const metadata = {
   "x-request-id": "req_42",

@@ -6,11 +6,12 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Context, Effect, Layer, ManagedRuntime, Metric, Redacted, Stream } from "effect"
+import { testServer } from "../../conformance/test/support/testServer.js"
 import { Chat, type ChatSchema, StudioClient } from "../src/index.js"
 import { decodeEvents } from "../src/internal/stream/sse.js"
 import * as Reference from "../src/reference/index.js"
-import { ForkCounter } from "./support/forkCounter.js"
-import { testServer, transportLayers } from "./support/testServer.js"
+import { ForkCounter } from "./line/index.js"
+import { transportLayers } from "./line/index.js"
 
 const id = "chat-0123456789abcdef0123456789abcdef"
 const chunkEvent = (delta: Record<string, unknown>, extra: Record<string, unknown> = {}) =>

@@ -1,9 +1,10 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Cause, Effect, Exit, Fiber, Option, Stream } from "effect"
 import { TestClock } from "effect/testing"
+import { clientOf, type ScriptedResponse, testServer } from "../../conformance/test/support/testServer.js"
 import type { ChatSchema } from "../src/index.js"
 import { Chat } from "../src/index.js"
-import { clientOf, type ScriptedResponse, testServer, transportLayers } from "./support/testServer.js"
+import { transportLayers } from "./line/index.js"
 
 const completion = {
   id: "chat-0123456789abcdef0123456789abcdef",

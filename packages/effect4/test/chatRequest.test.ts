@@ -1,10 +1,10 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as fc from "fast-check"
 import { acceptChatRequest } from "studio-effect-core/validate/chatRequest"
+import { validChatRequest, validChatTool } from "../../conformance/test/validation/arbitraries.js"
+import { aroundValid, schemaGives, withEachFieldAdded } from "../../conformance/test/validation/mutations.js"
 import { chatRequest, typicalChatRequest } from "../bench/fixtures.js"
 import { ChatRequest } from "../src/ChatSchema.js"
-import { validChatRequest, validChatTool } from "./validation/arbitraries.js"
-import { aroundValid, schemaGives, withEachFieldAdded } from "./validation/mutations.js"
 
 const expectSchemaGives = schemaGives(ChatRequest)
 

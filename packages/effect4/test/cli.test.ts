@@ -10,8 +10,8 @@ import { existsSync, readFileSync } from "node:fs"
 import * as Http from "node:http"
 import type { AddressInfo } from "node:net"
 import { fileURLToPath } from "node:url"
+import { startServe, stop } from "../../conformance/test/support/serve.js"
 import * as Reference from "../src/reference/index.js"
-import { startServe, stop } from "./support/serve.js"
 
 const root = fileURLToPath(new URL("..", import.meta.url))
 const bin = fileURLToPath(new URL("../bin/studio-effect.mjs", import.meta.url))

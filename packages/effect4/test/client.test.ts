@@ -2,16 +2,16 @@ import { describe, expect, it } from "@effect/vitest"
 import { ConfigProvider, Duration, Effect, Fiber, Layer, Logger, Redacted, Result, Stream } from "effect"
 import { FetchHttpClient, type HttpClient } from "effect/http"
 import { readFileSync } from "node:fs"
-import { Chat, type ChatSchema, StudioClient, type StudioError } from "../src/index.js"
-import { version } from "../src/internal/http/version.js"
-import { advanceBy, advanceUntil, waitUntil } from "./support/clock.js"
+import { advanceBy, advanceUntil, waitUntil } from "../../conformance/test/support/clock.js"
 import {
   clientOf,
   type RecordedRequest,
   type ScriptedResponse,
-  testServer,
-  transportLayers
-} from "./support/testServer.js"
+  testServer
+} from "../../conformance/test/support/testServer.js"
+import { Chat, type ChatSchema, StudioClient, type StudioError } from "../src/index.js"
+import { version } from "../src/internal/http/version.js"
+import { transportLayers } from "./line/index.js"
 
 const completion = {
   id: "chat-0123456789abcdef0123456789abcdef",

@@ -15,9 +15,9 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "nod
 import { basename, join } from "node:path"
 import { fileURLToPath } from "node:url"
 import ts from "typescript"
+import { expectOneLineFailure } from "../../conformance/test/support/oneLineFailure.js"
+import { emitRunnable, runNode } from "../../conformance/test/support/runnable.js"
 import * as Reference from "../src/reference/index.js"
-import { expectOneLineFailure } from "./support/oneLineFailure.js"
-import { emitRunnable, runNode } from "./support/runnable.js"
 
 const root = fileURLToPath(new URL("..", import.meta.url))
 const samplesDir = join(root, ".docs-samples")

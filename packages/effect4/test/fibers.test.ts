@@ -5,9 +5,10 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer, Metric, Redacted, Stream } from "effect"
+import { testServer } from "../../conformance/test/support/testServer.js"
 import { Chat, StudioClient } from "../src/index.js"
-import { ForkCounter } from "./support/forkCounter.js"
-import { testServer, transportLayers } from "./support/testServer.js"
+import { ForkCounter } from "./line/index.js"
+import { transportLayers } from "./line/index.js"
 
 const id = "chat-0123456789abcdef0123456789abcdef"
 const completion = {

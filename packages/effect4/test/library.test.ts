@@ -16,11 +16,11 @@ import * as TestClock from "effect/testing/TestClock"
 import { mkdtempSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { clientOf } from "../../conformance/test/support/testServer.js"
 import { Library, Maestro, StudioClient } from "../src/index.js"
 import type { RunRequest } from "../src/MaestroSchema.js"
 import { Studio } from "../src/promise/index.js"
 import * as Reference from "../src/reference/index.js"
-import { clientOf } from "./support/testServer.js"
 
 const encoder = new TextEncoder()
 

@@ -14,9 +14,15 @@ import * as Redacted from "effect/Redacted"
 import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
 import * as fc from "fast-check"
+import {
+  canaryKey,
+  chatRequest,
+  clientLayer,
+  referenceServer,
+  transports
+} from "../../conformance/test/reliability/harness.js"
 import { Chat, Maestro, StudioClient, StudioError } from "../src/index.js"
 import { MaestroRun } from "../src/MaestroSchema.js"
-import { canaryKey, chatRequest, clientLayer, referenceServer, transports } from "./reliability/harness.js"
 
 const build = (options: StudioClient.StudioClientOptions) =>
   Layer.build(StudioClient.layer(options).pipe(Layer.provide(FetchHttpClient.layer))).pipe(

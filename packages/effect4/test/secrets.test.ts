@@ -3,13 +3,13 @@ import { describe, expect, it } from "@effect/vitest"
 import { Cause, Effect, Exit, Fiber, Layer, Redacted, Stream } from "effect"
 import { FetchHttpClient } from "effect/http"
 import * as fc from "fast-check"
+import { clientLayer, referenceServer, transportNames } from "../../conformance/test/reliability/harness.js"
+import { canaries, canaryHttp, canaryKey, canaryMcp, runRequest } from "../../conformance/test/support/canaries.js"
+import { advanceUntil, waitUntil } from "../../conformance/test/support/clock.js"
+import { type RecordedRequest, type ScriptedResponse, testServer } from "../../conformance/test/support/testServer.js"
 import { Chat, Maestro, StudioClient, StudioError } from "../src/index.js"
 import { scrub, secretsOf } from "../src/internal/http/scrub.js"
-import { clientLayer, referenceServer, transportNames } from "./reliability/harness.js"
-import { canaries, canaryHttp, canaryKey, canaryMcp, runRequest } from "./support/canaries.js"
-import { advanceUntil, waitUntil } from "./support/clock.js"
-import { findSpan, logAtEveryLevel, makeRecording } from "./support/observe.js"
-import { type RecordedRequest, type ScriptedResponse, testServer } from "./support/testServer.js"
+import { findSpan, logAtEveryLevel, makeRecording } from "./line/index.js"
 
 const completion = {
   id: "chat-1",

@@ -2,8 +2,8 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer, Redacted, Result, Stream } from "effect"
 import { HttpClient, HttpClientResponse } from "effect/http"
 import * as fc from "fast-check"
+import { splitAt } from "../../conformance/test/support/bytes.js"
 import { Chat, StudioClient } from "../src/index.js"
-import { splitAt } from "./support/bytes.js"
 
 const encoder = new TextEncoder()
 

@@ -25,7 +25,7 @@ import { StudioLanguageModel } from "../../src/ai/index.js"
 import * as Chat from "../../src/Chat.js"
 import * as Reference from "../../src/reference/index.js"
 import * as StudioClient from "../../src/StudioClient.js"
-import { makeRecording } from "../support/observe.js"
+import { makeRecording } from "../line/index.js"
 
 type ModelRequest = Reference.Model.ModelRequest
 

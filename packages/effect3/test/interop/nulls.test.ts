@@ -10,13 +10,13 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Redacted from "effect/Redacted"
 import * as fc from "fast-check"
+import { call } from "../../../conformance/test/reference/support.js"
+import { expectIssuesAt, expectValid } from "../../../conformance/test/validation/support.js"
 import * as Chat from "../../src/Chat.js"
 import { ChatRequest } from "../../src/ChatSchema.js"
 import * as Reference from "../../src/reference/index.js"
 import * as StudioClient from "../../src/StudioClient.js"
 import { ValidationError } from "../../src/StudioError.js"
-import { call } from "../reference/support.js"
-import { expectIssuesAt, expectValid } from "../validation/support.js"
 
 const chatOptional = [
   "tools",

@@ -4,6 +4,10 @@
  * location, since the workspace holds both Effect majors. What differs between the majors is a shim of the
  * same name in each line's adapter; everything else is re-exported as it is.
  */
+import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
+import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
+import type * as HttpClient from "@effect/platform/HttpClient"
+import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import { it as vitestIt, layer as vitestLayer } from "@effect/vitest"
 import type * as Vitest from "@effect/vitest"
 import * as Cause from "effect/Cause"
@@ -17,7 +21,17 @@ import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 import { fileURLToPath } from "node:url"
+import { UndiciHttpClient } from "../../src/undici/index.js"
 
+export * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
+export * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
+export * as FetchHttpClient from "@effect/platform/FetchHttpClient"
+export * as HttpClient from "@effect/platform/HttpClient"
+export * as HttpClientRequest from "@effect/platform/HttpClientRequest"
+export * as HttpClientResponse from "@effect/platform/HttpClientResponse"
+export * as HttpServer from "@effect/platform/HttpServer"
+export * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+export * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 export { afterAll, afterEach, assert, beforeAll, beforeEach, describe, expect, vi } from "@effect/vitest"
 export * as Cause from "effect/Cause"
 export * as Clock from "effect/Clock"
@@ -41,15 +55,17 @@ export * as Scope from "effect/Scope"
 export * as Stream from "effect/Stream"
 export * as TestClock from "effect/TestClock"
 export * as Tracer from "effect/Tracer"
-export * as FetchHttpClient from "@effect/platform/FetchHttpClient"
-export * as HttpClient from "@effect/platform/HttpClient"
-export * as HttpClientRequest from "@effect/platform/HttpClientRequest"
-export * as HttpClientResponse from "@effect/platform/HttpClientResponse"
-export * as HttpServer from "@effect/platform/HttpServer"
-export * as HttpServerRequest from "@effect/platform/HttpServerRequest"
-export * as HttpServerResponse from "@effect/platform/HttpServerResponse"
-export * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
-export * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
+
+// The line's own support, and each area's shims
+export * from "./client.js"
+export * from "./docs.js"
+export * from "./forkCounter.js"
+export * from "./interop.js"
+export * from "./observe.js"
+export * from "./operations.js"
+export * from "./reference.js"
+export * from "./reliability.js"
+export * from "./validation.js"
 
 /** Which line runs the suite. */
 export const line = "effect3" as const
@@ -98,7 +114,8 @@ export const isSuccess = <A, E>(self: Outcome<A, E>): self is Extract<Outcome<A,
 export const isFailure = <A, E>(self: Outcome<A, E>): self is Extract<Outcome<A, E>, { _tag: "Failure" }> =>
   self._tag === "Failure"
 
-const fromEither = <A, E>(either: Either.Either<A, E>): Outcome<A, E> =>
+/** An `Either` as an `Outcome`. */
+export const fromEither = <A, E>(either: Either.Either<A, E>): Outcome<A, E> =>
   Either.isRight(either) ? { _tag: "Success", success: either.right } : { _tag: "Failure", failure: either.left }
 
 /** Runs `self`, its failure as a value. */
@@ -159,3 +176,32 @@ export const dieMessage = (message: string): Effect.Effect<never> => Effect.dieM
 /** An effect completed from a callback (`Effect.async`, Effect 4's `Effect.callback`). */
 export const callback = Effect.async
 
+/** The transports the client is tested over, by name: the platform's two, and `studio-effect/undici`. */
+export const transports = {
+  fetch: FetchHttpClient.layer,
+  undici: NodeHttpClient.layerUndici,
+  "sdk-undici": UndiciHttpClient.layer
+} as const
+
+/** The same transports as rows of a table, named by their layer. */
+export const transportLayers: ReadonlyArray<readonly [string, Layer.Layer<HttpClient.HttpClient>]> = [
+  ["FetchHttpClient", FetchHttpClient.layer],
+  ["NodeHttpClient.layerUndici", NodeHttpClient.layerUndici],
+  ["UndiciHttpClient", UndiciHttpClient.layer]
+]
+
+/** On this line the tests keep Node's own dispatcher for `fetch`, as they always have. */
+export const fetchOverUndiciAgent = (): void => {}
+
+/** A request with a JSON body (which cannot fail for the values tests send). */
+export const bodyJson = HttpClientRequest.bodyUnsafeJson
+
+/** A reader of Effect's clock (the `TestClock` in tests), in milliseconds. */
+export const clockMillis: Effect.Effect<() => number> = Effect.clockWith((clock) =>
+  Effect.succeed(() => clock.unsafeCurrentTimeMillis())
+)
+
+/** Fails with `onTimeout()` when `self` takes longer than `duration`. */
+export const timeoutFail =
+  <E2>(duration: DurationInput, onTimeout: () => E2) => <A, E, R>(self: Effect.Effect<A, E, R>) =>
+    Effect.timeoutFail(self, { duration, onTimeout })

@@ -9,9 +9,9 @@ import { Effect, Exit, Scope } from "effect"
 import { readdirSync, readFileSync, rmSync } from "node:fs"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
+import { expectOneLineFailure } from "../../../conformance/test/support/oneLineFailure.js"
+import { emitRunnable, runNode } from "../../../conformance/test/support/runnable.js"
 import * as Reference from "../../src/reference/index.js"
-import { expectOneLineFailure } from "../support/oneLineFailure.js"
-import { emitRunnable, runNode } from "../support/runnable.js"
 
 const root = fileURLToPath(new URL("../..", import.meta.url))
 const sources = readdirSync(join(root, "examples")).filter((name) => name.endsWith(".ts"))

@@ -6,8 +6,8 @@ import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
 import * as Layer from "effect/Layer"
 import * as TestClock from "effect/TestClock"
+import { call, events } from "../../../conformance/test/reference/support.js"
 import * as Reference from "../../src/reference/index.js"
-import { call, events } from "./support.js"
 
 const { Fault } = Reference
 

@@ -16,10 +16,10 @@ import * as Stream from "effect/Stream"
 import * as fc from "fast-check"
 import * as http from "node:http"
 import { makeIds } from "studio-effect-core/reference/ids"
+import { type Answer, call, openApiErrors } from "../../../conformance/test/reference/support.js"
+import { validChatRequest, validRunRequest } from "../../../conformance/test/validation/arbitraries.js"
 import { makeAssistantStore } from "../../src/reference/assistants.js"
 import * as Reference from "../../src/reference/index.js"
-import { validChatRequest, validRunRequest } from "../validation/arbitraries.js"
-import { type Answer, call, openApiErrors } from "./support.js"
 
 const MiB = 1024 * 1024
 const chatPath = "/studio/v1/chat/completions"

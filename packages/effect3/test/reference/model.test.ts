@@ -1,8 +1,8 @@
 import { describe, expect, it } from "@effect/vitest"
 import AjvModule from "ajv"
 import * as Effect from "effect/Effect"
+import { call, events } from "../../../conformance/test/reference/support.js"
 import * as Reference from "../../src/reference/index.js"
-import { call, events } from "./support.js"
 
 const Ajv = (AjvModule as any).default ?? AjvModule
 const ajv = new Ajv({ strict: false })

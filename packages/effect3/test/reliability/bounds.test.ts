@@ -12,9 +12,6 @@ import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Fiber from "effect/Fiber"
 import * as Stream from "effect/Stream"
-import { Chat, type ChatSchema, StudioClient, type StudioError } from "../../src/index.js"
-import * as Reference from "../../src/reference/index.js"
-import { advanceUntil, waitUntil } from "../support/clock.js"
 import {
   canaries,
   chatRequest,
@@ -24,8 +21,11 @@ import {
   type TransportName,
   transportNames,
   valueOf
-} from "./harness.js"
-import { type HostileHandler, hostileServer } from "./hostile.js"
+} from "../../../conformance/test/reliability/harness.js"
+import { type HostileHandler, hostileServer } from "../../../conformance/test/reliability/hostile.js"
+import { advanceUntil, waitUntil } from "../../../conformance/test/support/clock.js"
+import { Chat, type ChatSchema, StudioClient, type StudioError } from "../../src/index.js"
+import * as Reference from "../../src/reference/index.js"
 
 const seen: Array<string> = []
 

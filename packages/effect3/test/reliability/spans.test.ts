@@ -12,11 +12,19 @@ import * as Layer from "effect/Layer"
 import * as Schedule from "effect/Schedule"
 import * as Stream from "effect/Stream"
 import type * as http from "node:http"
+import {
+  canaries,
+  canaryKey,
+  chatRequest,
+  clientLayer,
+  runRequest,
+  showError,
+  transportNames
+} from "../../../conformance/test/reliability/harness.js"
+import { hostileServer } from "../../../conformance/test/reliability/hostile.js"
 import { StudioLanguageModel } from "../../src/ai/index.js"
 import { Assistants, Chat, Maestro } from "../../src/index.js"
-import { makeRecording } from "../support/observe.js"
-import { canaries, canaryKey, chatRequest, clientLayer, runRequest, showError, transportNames } from "./harness.js"
-import { hostileServer } from "./hostile.js"
+import { makeRecording } from "../line/index.js"
 
 /** Answers every operation with the `Authorization` header it got as the answer's `id`. */
 const echoingKey = (request: http.IncomingMessage, response: http.ServerResponse): void => {

@@ -4,7 +4,6 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import * as fc from "fast-check"
-import { ChatRequest } from "../../src/ChatSchema.js"
 import {
   nonEmptyName,
   text,
@@ -14,8 +13,9 @@ import {
   validDocument,
   validStopSequence,
   validUnstreamedChatRequest
-} from "./arbitraries.js"
-import { copy, expectIssuesAt, expectValid, wireForm } from "./support.js"
+} from "../../../conformance/test/validation/arbitraries.js"
+import { copy, expectIssuesAt, expectValid, wireForm } from "../../../conformance/test/validation/support.js"
+import { ChatRequest } from "../../src/ChatSchema.js"
 
 const runs = { numRuns: 200 }
 

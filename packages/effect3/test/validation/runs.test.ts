@@ -4,7 +4,6 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import * as fc from "fast-check"
-import { countWords, isWebSearchUrl, RunRequest } from "../../src/MaestroSchema.js"
 import {
   absoluteUrl,
   invalidWebSearchUrl,
@@ -21,8 +20,9 @@ import {
   webSearchUrl,
   webSearchUrlShapes,
   wordsText
-} from "./arbitraries.js"
-import { copy, expectIssuesAt, expectValid, wireForm } from "./support.js"
+} from "../../../conformance/test/validation/arbitraries.js"
+import { copy, expectIssuesAt, expectValid, wireForm } from "../../../conformance/test/validation/support.js"
+import { countWords, isWebSearchUrl, RunRequest } from "../../src/MaestroSchema.js"
 
 const runs = { numRuns: 200 }
 

@@ -16,7 +16,7 @@ import * as Stream from "effect/Stream"
 import { StudioLanguageModel } from "../../src/ai/index.js"
 import * as Reference from "../../src/reference/index.js"
 import * as StudioClient from "../../src/StudioClient.js"
-import { transportLayers } from "../support/testServer.js"
+import { transportLayers } from "../line/index.js"
 
 const Lookup = Tool.make("lookup_population", {
   description: "The population of a city",

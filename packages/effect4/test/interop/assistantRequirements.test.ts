@@ -10,6 +10,7 @@ import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
 import * as TestClock from "effect/testing/TestClock"
 import * as fc from "fast-check"
+import { expectIssuesAt, expectValid } from "../../../conformance/test/validation/support.js"
 import * as Assistants from "../../src/Assistants.js"
 import {
   AssistantRequirements,
@@ -20,7 +21,6 @@ import {
 } from "../../src/AssistantSchema.js"
 import { Requirement } from "../../src/MaestroSchema.js"
 import * as Reference from "../../src/reference/index.js"
-import { expectIssuesAt, expectValid } from "../validation/support.js"
 
 const serviceShape = [
   { id: "req-1", title: "Short", description: "At most 40 words", type: "mandatory" },

@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { type ChildProcess, execFileSync, spawn } from "node:child_process"
 import { fileURLToPath } from "node:url"
-import { startServe, stop } from "../support/serve.js"
+import { startServe, stop } from "../../../conformance/test/support/serve.js"
 
 const script = fileURLToPath(new URL("../../../../scripts/real-clients.mjs", import.meta.url))
 const replay = fileURLToPath(new URL("../../../core/test/fixtures/realClients/replay.py", import.meta.url))

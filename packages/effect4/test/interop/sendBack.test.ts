@@ -11,12 +11,12 @@ import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
 import * as fc from "fast-check"
 import { chatModels } from "studio-effect-core/wire/models"
+import { call } from "../../../conformance/test/reference/support.js"
+import { validChatTool, validUnstreamedChatRequest } from "../../../conformance/test/validation/arbitraries.js"
+import { validate } from "../../../conformance/test/validation/support.js"
 import * as Chat from "../../src/Chat.js"
 import { AssistantMessage, ChatRequest } from "../../src/ChatSchema.js"
 import * as Reference from "../../src/reference/index.js"
-import { call } from "../reference/support.js"
-import { validChatTool, validUnstreamedChatRequest } from "../validation/arbitraries.js"
-import { validate } from "../validation/support.js"
 
 const decode = Schema.decodeUnknownResult(ChatRequest, { errors: "all" })
 

@@ -7,9 +7,13 @@ import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as fc from "fast-check"
 import { chatModels } from "studio-effect-core/wire/models"
+import { call } from "../../../conformance/test/reference/support.js"
+import {
+  validRunMessages,
+  validRunRequest,
+  validUnstreamedChatRequest
+} from "../../../conformance/test/validation/arbitraries.js"
 import * as Reference from "../../src/reference/index.js"
-import { call } from "../reference/support.js"
-import { validRunMessages, validRunRequest, validUnstreamedChatRequest } from "../validation/arbitraries.js"
 
 type Path = ReadonlyArray<string | number>
 

@@ -6,8 +6,8 @@ import * as HttpClient from "effect/http/HttpClient"
 import * as HttpClientRequest from "effect/http/HttpClientRequest"
 import * as Layer from "effect/Layer"
 import * as TestClock from "effect/testing/TestClock"
+import { call, events } from "../../../conformance/test/reference/support.js"
 import * as Reference from "../../src/reference/index.js"
-import { call, events } from "./support.js"
 
 const { Fault } = Reference
 

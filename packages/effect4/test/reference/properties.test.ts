@@ -10,11 +10,11 @@ import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
 import * as fc from "fast-check"
 import { chatModels, runModels } from "studio-effect-core/wire/models"
+import { call, events } from "../../../conformance/test/reference/support.js"
+import { validChatRequest, validRunRequest } from "../../../conformance/test/validation/arbitraries.js"
 import { ChatCompletion, ChatCompletionChunk } from "../../src/ChatSchema.js"
 import { MaestroRun } from "../../src/MaestroSchema.js"
 import * as Reference from "../../src/reference/index.js"
-import { validChatRequest, validRunRequest } from "../validation/arbitraries.js"
-import { call, events } from "./support.js"
 
 const Ajv = (AjvModule as any).default ?? AjvModule
 const ajv = new Ajv({ strict: false })

@@ -2,9 +2,9 @@ import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as TestClock from "effect/testing/TestClock"
 import { detect } from "studio-effect-core/reference/language"
+import { call } from "../../../conformance/test/reference/support.js"
 import { countWords } from "../../src/MaestroSchema.js"
 import * as Reference from "../../src/reference/index.js"
-import { call } from "./support.js"
 
 const inService = <A, E>(effect: Effect.Effect<A, E, any>, options: Reference.ReferenceOptions = {}) =>
   Effect.provide(effect, Reference.layer(options)) as Effect.Effect<A, E>

@@ -12,7 +12,7 @@ import * as net from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
-import { startServe, stop } from "../support/serve.js"
+import { startServe, stop } from "../../../conformance/test/support/serve.js"
 
 const bin = fileURLToPath(new URL("../../bin/studio-effect.mjs", import.meta.url))
 const spawning = { timeout: 60_000 }

@@ -14,9 +14,16 @@ import * as Layer from "effect/Layer"
 import * as ManagedRuntime from "effect/ManagedRuntime"
 import * as Redacted from "effect/Redacted"
 import * as fc from "fast-check"
+import {
+  chatRequest,
+  clientLayer,
+  failureOf,
+  showError,
+  transportNames,
+  transports
+} from "../../../conformance/test/reliability/harness.js"
+import { hostileServer } from "../../../conformance/test/reliability/hostile.js"
 import { Chat, StudioClient } from "../../src/index.js"
-import { chatRequest, clientLayer, failureOf, showError, transportNames, transports } from "./harness.js"
-import { hostileServer } from "./hostile.js"
 
 const secret = "SECRET-7f1e"
 

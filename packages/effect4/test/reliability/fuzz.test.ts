@@ -14,11 +14,11 @@ import * as Redacted from "effect/Redacted"
 import * as Stream from "effect/Stream"
 import fc from "fast-check"
 import { SseParser } from "studio-effect-core/sse/SseParser"
+import { failuresOf } from "../../../conformance/test/reliability/harness.js"
+import { splitAt } from "../../../conformance/test/support/bytes.js"
 import { Assistants, Chat, Maestro, StudioClient } from "../../src/index.js"
 import { decodeEvents } from "../../src/internal/stream/sse.js"
 import { StudioError } from "../../src/StudioError.js"
-import { splitAt } from "../support/bytes.js"
-import { failuresOf } from "./harness.js"
 
 const studioTags = new Set<string>(StudioError.members.map((member) => member.identifier))
 

@@ -17,11 +17,6 @@ import * as Stream from "effect/Stream"
 import * as TestClock from "effect/testing/TestClock"
 import * as http from "node:http"
 import type { AddressInfo } from "node:net"
-import { Chat, Maestro, StudioClient, type StudioError } from "../../src/index.js"
-import * as Reference from "../../src/reference/index.js"
-import { advanceUntil, waitUntil } from "../support/clock.js"
-import { logAtEveryLevel, makeRecording } from "../support/observe.js"
-import { testServer } from "../support/testServer.js"
 import {
   canaries,
   canaryHttp,
@@ -39,7 +34,12 @@ import {
   type TransportName,
   transportNames,
   valueOf
-} from "./harness.js"
+} from "../../../conformance/test/reliability/harness.js"
+import { advanceUntil, waitUntil } from "../../../conformance/test/support/clock.js"
+import { testServer } from "../../../conformance/test/support/testServer.js"
+import { Chat, Maestro, StudioClient, type StudioError } from "../../src/index.js"
+import * as Reference from "../../src/reference/index.js"
+import { logAtEveryLevel, makeRecording } from "../line/index.js"
 
 const { Fault } = Reference
 

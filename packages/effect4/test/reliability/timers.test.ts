@@ -11,9 +11,9 @@ import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as ManagedRuntime from "effect/ManagedRuntime"
 import { maxTimerMillis } from "studio-effect-core/time/timerDuration"
+import { chatRequest, clientLayer, transportNames } from "../../../conformance/test/reliability/harness.js"
+import { type HostileHandler, hostileServer } from "../../../conformance/test/reliability/hostile.js"
 import { Chat, type StudioClient } from "../../src/index.js"
-import { chatRequest, clientLayer, transportNames } from "./harness.js"
-import { type HostileHandler, hostileServer } from "./hostile.js"
 
 const completion = JSON.stringify({
   id: "chat-1",

@@ -9,10 +9,10 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Stream from "effect/Stream"
 import * as fc from "fast-check"
+import { clientLayer, failureOf, valueOf } from "../../../conformance/test/reliability/harness.js"
+import { hostileServer } from "../../../conformance/test/reliability/hostile.js"
 import { isWellFormed } from "../../../core/test/fixtures/text.js"
 import { Assistants, Maestro, type StudioClient, type StudioError } from "../../src/index.js"
-import { clientLayer, failureOf, valueOf } from "../reliability/harness.js"
-import { hostileServer } from "../reliability/hostile.js"
 
 /** Every operation that puts a user's id into its path. */
 const operations: ReadonlyArray<

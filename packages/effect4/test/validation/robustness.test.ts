@@ -7,12 +7,12 @@ import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Result from "effect/Result"
 import * as fc from "fast-check"
+import { extraFields, validChatRequest, validRunRequest } from "../../../conformance/test/validation/arbitraries.js"
+import { expectActionable, expectValid, wireForm } from "../../../conformance/test/validation/support.js"
 import { ChatRequest } from "../../src/ChatSchema.js"
 import { validateRequest } from "../../src/internal/schema/validate.js"
 import { RunRequest } from "../../src/MaestroSchema.js"
 import { ValidationError } from "../../src/StudioError.js"
-import { extraFields, validChatRequest, validRunRequest } from "./arbitraries.js"
-import { expectActionable, expectValid, wireForm } from "./support.js"
 
 const chatFieldNames = [
   "model",

@@ -12,12 +12,17 @@ import * as Redacted from "effect/Redacted"
 import * as Result from "effect/Result"
 import * as Stream from "effect/Stream"
 import * as fc from "fast-check"
+import {
+  invalidWebSearchUrl,
+  validChatRequest,
+  validChatTool,
+  validRunRequest
+} from "../../../conformance/test/validation/arbitraries.js"
+import { copy, expectActionable, wireForm } from "../../../conformance/test/validation/support.js"
 import * as Chat from "../../src/Chat.js"
 import * as Maestro from "../../src/Maestro.js"
 import * as StudioClient from "../../src/StudioClient.js"
 import { ValidationError } from "../../src/StudioError.js"
-import { invalidWebSearchUrl, validChatRequest, validChatTool, validRunRequest } from "./arbitraries.js"
-import { copy, expectActionable, wireForm } from "./support.js"
 
 /** A transport that records every request it is given and answers with `answer` (or fails the fiber). */
 const recordingTransport = (answer?: unknown) => {

@@ -3,7 +3,7 @@
  * a failure: one line on stderr, the error's tag and its message; nothing of it on stdout; a non-zero exit
  * code; and never the API key it was given.
  */
-import { expect } from "vitest"
+import { expect } from "@studio-effect/line"
 import type { Ran } from "./runnable.js"
 
 /** Checks that `ran` failed with `tag`, printed as the one line `Tag: message` holding `says`. */

@@ -4,23 +4,27 @@
  * request on Effect's clock (the `TestClock` in tests); the client over a chosen transport with a canary
  * key; and canaries to search for in everything the SDK emits.
  */
-import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
-import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
-import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
-import * as HttpClient from "@effect/platform/HttpClient"
-import * as Cause from "effect/Cause"
-import * as Effect from "effect/Effect"
-import * as Exit from "effect/Exit"
-import * as Layer from "effect/Layer"
-import * as Redacted from "effect/Redacted"
-import type * as Scope from "effect/Scope"
+import {
+  Cause,
+  clockMillis,
+  Effect,
+  Exit,
+  failures,
+  fetchOverUndiciAgent,
+  hasDie,
+  hasInterrupt,
+  HttpClient,
+  Layer,
+  NodeHttpServer,
+  Redacted,
+  type Scope,
+  transports
+} from "@studio-effect/line"
+import { overSocket } from "@studio-effect/line/src/reference/node.js"
 import * as http from "node:http"
-import type { Socket } from "node:net"
-import * as Reference from "../../src/reference/index.js"
-import { overSocket } from "../../src/reference/node.js"
-import * as StudioClient from "../../src/StudioClient.js"
-import type * as StudioError from "../../src/StudioError.js"
-import { UndiciHttpClient } from "../../src/undici/index.js"
+import type { AddressInfo, Socket } from "node:net"
+import { StudioClient, type StudioError } from "studio-effect"
+import * as Reference from "studio-effect/reference"
 
 import { canaryKey } from "../support/canaries.js"
 
@@ -53,14 +57,14 @@ export const referenceServer = (
   options: Reference.ReferenceOptions = {}
 ): Effect.Effect<ReferenceServer, never, Scope.Scope> =>
   Effect.gen(function*() {
-    const clock = yield* Effect.clock
+    const now = yield* clockMillis
     const arrivals: Array<Arrival> = []
     const headers: Array<http.IncomingHttpHeaders> = []
     const plan = options.faults
     const app = yield* Reference.app({
       ...options,
       faults: (request) => {
-        arrivals.push({ method: request.method, path: request.path, at: clock.unsafeCurrentTimeMillis() })
+        arrivals.push({ method: request.method, path: request.path, at: now() })
         return Reference.Fault.faultsFor(plan, request)
       }
     })
@@ -81,8 +85,7 @@ export const referenceServer = (
     })
     const httpServer = yield* NodeHttpServer.make(() => server, { port: 0, host: "127.0.0.1" }).pipe(Effect.orDie)
     yield* httpServer.serve(overSocket(app))
-    const address = httpServer.address
-    const port = address._tag === "TcpAddress" ? address.port : 0
+    const port = (server.address() as AddressInfo).port
     // Close idle keep-alive sockets too, so the server's scope ends at once.
     yield* Effect.addFinalizer(() => Effect.sync(() => server.closeAllConnections()))
     return {
@@ -95,12 +98,9 @@ export const referenceServer = (
     }
   })
 
-/** The transports the SDK is tested over: the platform's two, and `studio-effect/undici`. */
-export const transports = {
-  fetch: FetchHttpClient.layer,
-  undici: NodeHttpClient.layerUndici,
-  "sdk-undici": UndiciHttpClient.layer
-} as const
+fetchOverUndiciAgent()
+
+export { transports }
 
 export type TransportName = keyof typeof transports
 
@@ -125,7 +125,9 @@ export const clientLayer = (
     ...options,
     ...(log === undefined ? {} : {
       transformClient: HttpClient.tapRequest(() =>
-        Effect.clockWith((clock) => Effect.sync(() => log.sent.push(clock.unsafeCurrentTimeMillis())))
+        Effect.map(clockMillis, (now) => {
+          log.sent.push(now())
+        })
       )
     })
   }).pipe(Layer.provide(transports[transport]), Layer.orDie)
@@ -142,14 +144,17 @@ export const showError = (error: unknown): string => {
   return [String(error), json, e.message ?? "", e.stack ?? "", JSON.stringify(Object.entries(e))].join("\n")
 }
 
+/** The typed errors of a cause. */
+export const failuresOf = failures
+
 /** The typed error of a failed exit; a defect or an interruption fails the test. */
 export const failureOf = <A>(exit: Exit.Exit<A, StudioError.StudioError>): StudioError.StudioError => {
   if (Exit.isSuccess(exit)) throw new Error("expected a failure, got a success")
-  const failures = [...Cause.failures(exit.cause)]
-  if (failures.length !== 1 || Cause.isDie(exit.cause)) {
+  const [failure, ...more] = failures(exit.cause)
+  if (failure === undefined || more.length > 0 || hasDie(exit.cause) || hasInterrupt(exit.cause)) {
     throw new Error(`not one typed error: ${Cause.pretty(exit.cause)}`)
   }
-  return failures[0]!
+  return failure
 }
 
 /** The value of a successful exit; a failure fails the test. */

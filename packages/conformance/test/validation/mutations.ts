@@ -5,12 +5,10 @@
  * a field that is not enumerable, another prototype, an array with a hole). Tests of the request fast
  * paths hold them to the schemas on these.
  */
-import { expect } from "@effect/vitest"
-import * as Either from "effect/Either"
-import * as Schema from "effect/Schema"
+import { expect, isFailure } from "@studio-effect/line"
 import * as fc from "fast-check"
 import { absoluteUrl, text, webSearchUrl, wordsText } from "./arbitraries.js"
-import { parseOptions } from "./support.js"
+import { type RequestSchema, validate } from "./support.js"
 
 type Path = ReadonlyArray<string | number>
 
@@ -343,12 +341,11 @@ export const aroundValid = <A extends object>(
  * A check that `schema` decodes an input to exactly what a fast path accepted from it: deep-equal, and the
  * same JSON.
  */
-export const schemaGives = (schema: Schema.Schema.Any) => {
-  const decode = Schema.decodeUnknownEither(schema as Schema.Schema<unknown, unknown>, parseOptions)
-  return (input: unknown, accepted: unknown): void => {
-    const decoded = decode(input)
-    if (Either.isLeft(decoded)) expect.fail(`accepted, but the schema refuses it: ${decoded.left.message}`)
-    expect(accepted).toStrictEqual(decoded.right)
-    expect(JSON.stringify(accepted)).toBe(JSON.stringify(decoded.right))
+export const schemaGives = (schema: RequestSchema) => (input: unknown, accepted: unknown): void => {
+  const decoded = validate(schema, input)
+  if (isFailure(decoded)) {
+    return expect.fail(`accepted, but the schema refuses it: ${JSON.stringify(decoded.failure)}`)
   }
+  expect(accepted).toStrictEqual(decoded.success)
+  expect(JSON.stringify(accepted)).toBe(JSON.stringify(decoded.success))
 }

@@ -2,13 +2,10 @@
  * A small scripted HTTP server on 127.0.0.1 (port 0) for tests of the client over a real socket. Each test
  * gives the answers it wants; the server records every request it saw.
  */
-import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
-import * as Effect from "effect/Effect"
-import * as Layer from "effect/Layer"
-import * as Redacted from "effect/Redacted"
+import { callback, Effect, FetchHttpClient, type HttpClient, Layer, Redacted } from "@studio-effect/line"
 import * as http from "node:http"
 import type { AddressInfo } from "node:net"
-import * as StudioClient from "../../src/StudioClient.js"
+import { StudioClient } from "studio-effect"
 import { ioTurn } from "./clock.js"
 
 /** A request as the server saw it. */
@@ -72,7 +69,7 @@ const respond = (res: http.ServerResponse, answer: ScriptedResponse) => {
 /** Starts the server for the scope of the test; it is closed when the scope ends. */
 export const testServer = (handler: Handler) =>
   Effect.acquireRelease(
-    Effect.async<{ server: http.Server; info: TestServer }>((resume) => {
+    callback<{ server: http.Server; info: TestServer }>((resume) => {
       const requests: Array<RecordedRequest> = []
       let closed = 0
       const server = http.createServer((req, res) => {
@@ -99,7 +96,7 @@ export const testServer = (handler: Handler) =>
       })
     }),
     ({ server }) =>
-      Effect.async<void>((resume) => {
+      callback<void>((resume) => {
         server.closeAllConnections()
         server.close(() => resume(Effect.void))
       })
@@ -108,10 +105,14 @@ export const testServer = (handler: Handler) =>
 /** The key the test clients send. */
 export const testKey = "sk-test-key"
 
-/** A client of a test server over `fetch`, with the test key; `options` override the defaults. */
-export const clientOf = (url: string, options: Partial<StudioClient.StudioClientOptions> = {}) =>
+/** A client of a test server over `transport` (`fetch` by default), with the test key; `options` override the defaults. */
+export const clientOf = (
+  url: string,
+  options: Partial<StudioClient.StudioClientOptions> = {},
+  transport: Layer.Layer<HttpClient.HttpClient> = FetchHttpClient.layer
+) =>
   StudioClient.layer({ apiKey: Redacted.make(testKey), baseUrl: url, ...options }).pipe(
-    Layer.provide(FetchHttpClient.layer),
+    Layer.provide(transport),
     Layer.orDie
   )
 

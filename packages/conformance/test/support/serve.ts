@@ -2,13 +2,12 @@
  * `studio-effect serve` as a user runs it: the built bin (bin/studio-effect.mjs over dist/, built by the
  * global setup for test files whose names match `cli` or `package`) spawned as a process on 127.0.0.1.
  */
-import * as Effect from "effect/Effect"
-import type * as Scope from "effect/Scope"
+import { Effect, packageDir, type Scope } from "@studio-effect/line"
 import { type ChildProcess, spawn } from "node:child_process"
-import { fileURLToPath } from "node:url"
+import { join } from "node:path"
 
-const root = fileURLToPath(new URL("../..", import.meta.url))
-const bin = fileURLToPath(new URL("../../bin/studio-effect.mjs", import.meta.url))
+const root = packageDir
+const bin = join(packageDir, "bin/studio-effect.mjs")
 
 /** A running `serve`, its URL read from its banner. */
 export const startServe = (args: ReadonlyArray<string>, env: Readonly<Record<string, string>> = {}) =>

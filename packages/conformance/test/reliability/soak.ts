@@ -8,20 +8,17 @@
  * As a script (`npm run soak`) it runs at full scale and prints the report:
  *   npm run soak -- --requests=10000 --concurrency=64 --faultRate=0.2 --seed=1
  */
-import * as Cause from "effect/Cause"
-import * as Effect from "effect/Effect"
-import * as Exit from "effect/Exit"
-import * as Schedule from "effect/Schedule"
-import * as Supervisor from "effect/Supervisor"
+import { countFibers, Effect, Exit, hasDie, hasInterrupt, Schedule, timeoutFail } from "@studio-effect/line"
 import { pathToFileURL } from "node:url"
 import * as v8 from "node:v8"
 import * as vm from "node:vm"
-import { Assistants, Chat, Maestro, type StudioClient } from "../../src/index.js"
-import * as Reference from "../../src/reference/index.js"
+import { Assistants, Chat, Maestro, type StudioClient } from "studio-effect"
+import * as Reference from "studio-effect/reference"
 import {
   canaries,
   chatRequest,
   clientLayer,
+  failuresOf,
   referenceServer,
   runRequest,
   showError,
@@ -157,7 +154,8 @@ export const runSoak = async (options: SoakOptions): Promise<SoakReport> => {
   let secretLeaks = 0
   const maxFaults = Math.ceil(options.requests * options.faultRate * 2)
   const hangAfter = options.hangAfterMillis ?? 30_000
-  const supervisor = Supervisor.unsafeTrack()
+  // every fiber of the run, counted as the runtime starts and ends it
+  const fibers = { started: 0, ended: 0 }
   const roll = random(options.seed)
   const planned = Fault.random({ probability: options.faultRate, faults, seed: options.seed })
   const plan = typeof planned === "function" ? planned : () => undefined
@@ -186,13 +184,13 @@ export const runSoak = async (options: SoakOptions): Promise<SoakReport> => {
             operations[kind] = (operations[kind] ?? 0) + 1
             return operation.pipe(
               Effect.provide(context),
-              Effect.timeoutFail({ duration: `${hangAfter} millis`, onTimeout: () => ({ _tag: "hang" as const }) }),
+              timeoutFail(`${hangAfter} millis`, () => ({ _tag: "hang" as const })),
               Effect.exit,
               Effect.map((exit) => {
                 const outcome = classify(exit)
                 outcomes[outcome] = (outcomes[outcome] ?? 0) + 1
                 if (Exit.isFailure(exit)) {
-                  const shown = [...Cause.failures(exit.cause)].map(showError).join("\n")
+                  const shown = [...failuresOf(exit.cause)].map(showError).join("\n")
                   if (canaries.some((canary) => shown.includes(canary))) secretLeaks++
                 }
               })
@@ -215,14 +213,13 @@ export const runSoak = async (options: SoakOptions): Promise<SoakReport> => {
     }
   }))
 
-  const connections = await Effect.runPromise(Effect.supervised(program, supervisor))
+  const connections = await Effect.runPromise(countFibers(program, fibers))
   // Fibers end asynchronously after their scope closes: give them a few turns.
-  const live = async () => (await Effect.runPromise(supervisor.value)).filter((fiber) => fiber.unsafePoll() === null)
-  let alive = await live()
-  for (let turn = 0; turn < 100 && alive.length > 0; turn++) {
+  const live = () => fibers.started - fibers.ended
+  for (let turn = 0; turn < 100 && live() > 0; turn++) {
     await new Promise((resolve) => setTimeout(resolve, 10))
-    alive = await live()
   }
+  const alive = live()
   const durationMillis = Math.round(performance.now() - started)
   const after = heapMB(gc)
   const boundMB = 64
@@ -237,7 +234,8 @@ export const runSoak = async (options: SoakOptions): Promise<SoakReport> => {
     problems.push(`${connections.openAtEnd} sockets open with ${options.concurrency} operations at a time`)
   }
   if (connections.openAfterClose > 0) problems.push(`${connections.openAfterClose} sockets open after the pool closed`)
-  if (alive.length > 0) problems.push(`${alive.length} fibers still alive`)
+  if (fibers.started === 0) problems.push("no fiber was counted: the fiber count checks nothing")
+  if (alive !== 0) problems.push(`${alive} fibers still alive`)
   if (after - before > boundMB) problems.push(`heap grew by ${(after - before).toFixed(1)} MB`)
   if (secretLeaks > 0) problems.push(`${secretLeaks} errors showed a canary`)
 
@@ -253,7 +251,7 @@ export const runSoak = async (options: SoakOptions): Promise<SoakReport> => {
       openAtEnd: connections.openAtEnd,
       openAfterClose: connections.openAfterClose
     },
-    fibersAlive: alive.length,
+    fibersAlive: alive,
     heap: { gc: gc !== undefined, beforeMB: round(before), afterMB: round(after), boundMB },
     secretLeaks,
     problems
@@ -278,9 +276,9 @@ const studioTags = new Set([
 /** `success`, the tag of a typed error, or what went wrong instead. */
 const classify = (exit: Exit.Exit<unknown, unknown>): string => {
   if (Exit.isSuccess(exit)) return "success"
-  if (Cause.isDie(exit.cause)) return "defect"
-  const failures = [...Cause.failures(exit.cause)]
-  if (failures.length === 0) return Cause.isInterrupted(exit.cause) ? "interrupted" : "untyped"
+  if (hasDie(exit.cause)) return "defect"
+  const failures = [...failuresOf(exit.cause)]
+  if (failures.length === 0) return hasInterrupt(exit.cause) ? "interrupted" : "untyped"
   const tag = (failures[0] as { _tag?: unknown })._tag
   if (tag === "hang") return "hang"
   return typeof tag === "string" && studioTags.has(tag) ? tag : "untyped"

@@ -2,9 +2,7 @@
  * Driving virtual time while real sockets do their I/O: advance the `TestClock` in steps, letting the event
  * loop run between steps, until a condition holds. Bounded, so a broken expectation fails instead of hanging.
  */
-import * as Duration from "effect/Duration"
-import * as Effect from "effect/Effect"
-import * as TestClock from "effect/testing/TestClock"
+import { dieMessage, Duration, type DurationInput, Effect, formatDuration, TestClock } from "@studio-effect/line"
 
 /** Lets pending socket events run. */
 export const ioTurn = Effect.promise(() => new Promise<void>((resolve) => setImmediate(resolve)))
@@ -12,7 +10,7 @@ export const ioTurn = Effect.promise(() => new Promise<void>((resolve) => setImm
 /** Advances the test clock by `step` until `condition` holds, at most `maxSteps` times. */
 export const advanceUntil = (
   condition: () => boolean,
-  step: Duration.Input = "100 millis",
+  step: DurationInput = "100 millis",
   maxSteps = 2_000
 ): Effect.Effect<void> =>
   Effect.gen(function*() {
@@ -22,9 +20,7 @@ export const advanceUntil = (
       if (condition()) return
       yield* TestClock.adjust(step)
     }
-    return yield* Effect.die(
-      new Error(`condition not reached after ${maxSteps} steps of ${Duration.format(Duration.fromInputUnsafe(step))}`)
-    )
+    return yield* dieMessage(`condition not reached after ${maxSteps} steps of ${formatDuration(step)}`)
   })
 
 /** Waits (in real time, by event-loop turns) until `condition` holds, at most `maxTurns` turns. */
@@ -34,11 +30,11 @@ export const waitUntil = (condition: () => boolean, maxTurns = 10_000): Effect.E
       if (condition()) return
       yield* ioTurn
     }
-    return yield* Effect.die(new Error(`condition not reached after ${maxTurns} event-loop turns`))
+    return yield* dieMessage(`condition not reached after ${maxTurns} event-loop turns`)
   })
 
 /** Advances the test clock by `total` in steps of `step`, letting socket events run between steps. */
-export const advanceBy = (total: Duration.Input, step: Duration.Input): Effect.Effect<void> =>
+export const advanceBy = (total: DurationInput, step: DurationInput): Effect.Effect<void> =>
   Effect.gen(function*() {
     const steps = Math.ceil(Duration.toMillis(total) / Duration.toMillis(step))
     for (let i = 0; i < steps; i++) {

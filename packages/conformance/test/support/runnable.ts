@@ -6,13 +6,13 @@
  * setup, `build.ts`), every other import resolves as it does from dist/, and the programs run with plain
  * `node`, without a TypeScript loader. Type-checking them against the sources is the callers' part.
  */
+import { packageDir } from "@studio-effect/line"
 import { execFile } from "node:child_process"
 import { existsSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs"
 import { dirname, join } from "node:path"
-import { fileURLToPath } from "node:url"
 import ts from "typescript"
 
-const root = fileURLToPath(new URL("../..", import.meta.url))
+const root = packageDir
 
 /** A module of a program: its path in the directory (`chat.ts`, `./layer.js` imports `layer.ts`) and source. */
 export interface Module {

@@ -3,8 +3,7 @@
  * held connections, echoes, redirects), and the server counts what it sent and its connections, so a test
  * can see that the client stopped reading and released the socket.
  */
-import * as Effect from "effect/Effect"
-import type * as Scope from "effect/Scope"
+import { callback, Effect, type Scope } from "@studio-effect/line"
 import * as http from "node:http"
 import type { AddressInfo, Socket } from "node:net"
 
@@ -45,7 +44,7 @@ const endlessWriter =
 /** The server for the scope of the test. */
 export const hostileServer = (handler: HostileHandler): Effect.Effect<HostileServer, never, Scope.Scope> =>
   Effect.acquireRelease(
-    Effect.async<{ readonly server: http.Server; readonly info: HostileServer }>((resume) => {
+    callback<{ readonly server: http.Server; readonly info: HostileServer }>((resume) => {
       const requests: Array<{ method: string; url: string }> = []
       const sockets = new Set<Socket>()
       let accepted = 0
@@ -80,7 +79,7 @@ export const hostileServer = (handler: HostileHandler): Effect.Effect<HostileSer
       })
     }),
     ({ server }) =>
-      Effect.async<void>((resume) => {
+      callback<void>((resume) => {
         server.closeAllConnections()
         server.close(() => resume(Effect.void))
       })

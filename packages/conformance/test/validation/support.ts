@@ -1,20 +1,17 @@
 /**
  * Validating a value the way the client does (every issue, unknown fields kept) and checking what comes out.
  */
-import { expect } from "@effect/vitest"
-import * as Result from "effect/Result"
-import type * as Schema from "effect/Schema"
-import type { Issue } from "../../src/internal/schema/issues.js"
-import { requestDecoder } from "../../src/internal/schema/validate.js"
+import {
+  expect,
+  isFailure,
+  isSuccess,
+  type RequestSchema,
+  type RequestType,
+  validateRequest as validate
+} from "@studio-effect/line"
+import type { Issue } from "@studio-effect/line/src/internal/schema/issues.js"
 
-/** A request schema, as the client validates requests with. */
-export type RequestSchema = Schema.Top & { readonly DecodingServices: never }
-
-/** The decoded value, or every issue found, as the client's schema validation gives them. */
-export const validate = <S extends RequestSchema>(
-  schema: S,
-  input: unknown
-): Result.Result<S["Type"], ReadonlyArray<Issue>> => requestDecoder(schema)(input)
+export { type RequestSchema, validate }
 
 /**
  * A message a person can act on: it says something, is short enough to read in a log line, and is not a
@@ -28,9 +25,9 @@ export const expectActionable = (issue: Issue): void => {
 }
 
 /** Fails unless the value is accepted, and returns it decoded. */
-export const expectValid = <S extends RequestSchema>(schema: S, input: unknown): S["Type"] => {
+export const expectValid = <S extends RequestSchema>(schema: S, input: unknown): RequestType<S> => {
   const result = validate(schema, input)
-  if (Result.isFailure(result)) {
+  if (isFailure(result)) {
     return expect.fail(`expected a valid request, got issues: ${JSON.stringify(result.failure)}`)
   }
   return result.success
@@ -39,7 +36,7 @@ export const expectValid = <S extends RequestSchema>(schema: S, input: unknown):
 /** Fails unless the value is rejected; returns the issues, each checked to be actionable. */
 export const expectIssues = <S extends RequestSchema>(schema: S, input: unknown): ReadonlyArray<Issue> => {
   const result = validate(schema, input)
-  if (Result.isSuccess(result)) return expect.fail("expected issues, but the request was accepted")
+  if (isSuccess(result)) return expect.fail("expected issues, but the request was accepted")
   const issues = result.failure
   expect(issues.length).toBeGreaterThan(0)
   issues.forEach(expectActionable)

@@ -3,11 +3,11 @@
  * parts they are made of. Property tests break one rule of a generated request and check that exactly
  * that breach is reported; the reference service and the benchmarks use them as realistic traffic.
  */
+import type { AssistantRunRequest, CreateAssistantRequest } from "@studio-effect/line/src/AssistantSchema.js"
+import type { ChatRequest } from "@studio-effect/line/src/ChatSchema.js"
+import type { RunRequest } from "@studio-effect/line/src/MaestroSchema.js"
 import * as fc from "fast-check"
 import { chatModels, runModels } from "studio-effect-core/wire/models"
-import type { AssistantRunRequest, CreateAssistantRequest } from "../../src/AssistantSchema.js"
-import type { ChatRequest } from "../../src/ChatSchema.js"
-import type { RunRequest } from "../../src/MaestroSchema.js"
 
 // ---------------------------------------------------------------------------------------------------------
 // text and names

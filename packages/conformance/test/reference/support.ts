@@ -2,10 +2,8 @@
  * Helpers of the reference service's tests: raw calls through an `HttpClient` (in memory or over a
  * socket), and validation of answers against the real service's OpenAPI with ajv.
  */
+import { bodyJson, Effect, HttpClient, HttpClientRequest } from "@studio-effect/line"
 import AjvModule, { type ValidateFunction } from "ajv"
-import * as Effect from "effect/Effect"
-import * as HttpClient from "effect/http/HttpClient"
-import * as HttpClientRequest from "effect/http/HttpClientRequest"
 import { readFileSync } from "node:fs"
 
 /** An answer as a test sees it. */
@@ -44,7 +42,7 @@ export const call = (
         ? HttpClientRequest.bodyText(request, options.raw, "application/json")
         : HttpClientRequest.bodyUint8Array(request, options.raw, "application/json")
     } else if (options.body !== undefined) {
-      request = HttpClientRequest.bodyJsonUnsafe(request, options.body)
+      request = bodyJson(request, options.body)
     }
     const response = yield* client.execute(request)
     const text = yield* response.text

@@ -1,0 +1,2 @@
+/** Shims for the conformance suite's reliability tests. */
+export {}
