@@ -6,12 +6,14 @@ const path = (relative: string): string => fileURLToPath(new URL(relative, impor
 
 /**
  * The conformance suite (`packages/conformance`) imports this line through `@studio-effect/line` (its Effect,
- * `@effect/vitest`, HTTP and platform modules and shims, `test/line`) and `studio-effect` (its public entries).
+ * `@effect/vitest`, HTTP and platform modules and shims, `test/line`; `@studio-effect/line/effect` without the
+ * test runner) and `studio-effect` (its public entries).
  */
 const alias = [
   { find: /^studio-effect$/, replacement: path("./src/index.ts") },
   { find: /^studio-effect\/([a-z]+)$/, replacement: path("./src/$1/index.ts") },
   { find: /^@studio-effect\/line$/, replacement: path("./test/line/index.ts") },
+  { find: /^@studio-effect\/line\/effect$/, replacement: path("./test/line/effect.ts") },
   { find: /^@studio-effect\/line\/src\/(.*)$/, replacement: path("./src/$1") }
 ]
 

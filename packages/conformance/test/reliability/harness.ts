@@ -19,7 +19,7 @@ import {
   Redacted,
   type Scope,
   transports
-} from "@studio-effect/line"
+} from "@studio-effect/line/effect"
 import { overSocket } from "@studio-effect/line/src/reference/node.js"
 import * as http from "node:http"
 import type { AddressInfo, Socket } from "node:net"

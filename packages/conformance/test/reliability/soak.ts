@@ -8,7 +8,7 @@
  * As a script (`npm run soak`) it runs at full scale and prints the report:
  *   npm run soak -- --requests=10000 --concurrency=64 --faultRate=0.2 --seed=1
  */
-import { countFibers, Effect, Exit, hasDie, hasInterrupt, Schedule, timeoutFail } from "@studio-effect/line"
+import { countFibers, Effect, Exit, hasDie, hasInterrupt, Schedule, timeoutFail } from "@studio-effect/line/effect"
 import { pathToFileURL } from "node:url"
 import * as v8 from "node:v8"
 import * as vm from "node:vm"
