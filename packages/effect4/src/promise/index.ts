@@ -18,6 +18,7 @@ import * as ManagedRuntime from "effect/ManagedRuntime"
 import * as Redacted from "effect/Redacted"
 import * as Result from "effect/Result"
 import * as Stream from "effect/Stream"
+import { ClientClosed } from "studio-effect-core/failure/ClientClosed"
 import * as Assistants from "../Assistants.js"
 import type {
   Assistant,
@@ -46,6 +47,7 @@ import type { ModelList } from "../ModelSchema.js"
 import type { ReferenceOptions } from "../reference/app.js"
 import * as StudioClient from "../StudioClient.js"
 
+export { ClientClosed } from "studio-effect-core/failure/ClientClosed"
 export * from "../StudioError.js"
 
 /**
@@ -100,6 +102,8 @@ export class Studio {
   }
 
   private readonly runtime: ManagedRuntime.ManagedRuntime<StudioClient.StudioClient, unknown>
+  /** Aborted by `close()`: every call and stream in flight ends with `ClientClosed`, and later ones too. */
+  private readonly closing = new AbortController()
 
   constructor(options: StudioOptions = {}) {
     this.runtime = ManagedRuntime.make(options.client ?? clientLayer(options))
@@ -189,14 +193,26 @@ export class Studio {
       this.run(Library.batchStatus(batchId), options)
   }
 
-  /** Releases what the client holds (connections of the transport). Calls made after it reject. */
+  /**
+   * Ends every call and stream in flight (each settles at once with `ClientClosed`, its connection released),
+   * then releases what the client holds (connections of the transport). Calls made after it reject with
+   * `ClientClosed`.
+   */
   close(): Promise<void> {
+    if (!this.closing.signal.aborted) this.closing.abort(new ClientClosed(true))
     return this.runtime.dispose()
   }
 
-  private run<A, E>(effect: Effect.Effect<A, E, StudioClient.StudioClient>, options?: CallOptions): Promise<A> {
+  /** The call's own signal, if any, joined with the client's closing. */
+  private signalOf(options: CallOptions | undefined): AbortSignal {
     const signal = options?.signal
-    if (signal?.aborted === true) return Promise.reject(signal.reason)
+    return signal === undefined ? this.closing.signal : AbortSignal.any([signal, this.closing.signal])
+  }
+
+  private run<A, E>(effect: Effect.Effect<A, E, StudioClient.StudioClient>, options?: CallOptions): Promise<A> {
+    if (this.closing.signal.aborted) return Promise.reject(new ClientClosed(false))
+    const signal = this.signalOf(options)
+    if (signal.aborted) return Promise.reject(signal.reason)
     return this.runtime.runPromiseExit(withRequestOptions(effect, options), { signal }).then((exit) => {
       if (Exit.isSuccess(exit)) return exit.value
       throw rejection(exit.cause, signal)
@@ -207,12 +223,12 @@ export class Studio {
     stream: Stream.Stream<A, E, StudioClient.StudioClient>,
     options?: CallOptions
   ): AsyncIterable<A> {
-    const signal = options?.signal
+    if (this.closing.signal.aborted) return closedIterable()
+    const signal = this.signalOf(options)
     const requestOptions = options?.requestOptions
     const configured = requestOptions === undefined
       ? stream
       : StudioClient.withStreamRequestOptions(stream, requestOptions)
-    if (signal === undefined) return Chat.toAsyncIterable(configured, this.runtime)
     // a pull in flight is interrupted by the stream; elements of a read already made are not handed out
     return untilAborted(Chat.toAsyncIterable(Stream.interruptWhen(configured, aborted(signal)), this.runtime), signal)
   }
@@ -234,6 +250,11 @@ const clientLayer = (options: StudioOptions): Layer.Layer<StudioClient.StudioCli
 const withRequestOptions = <A, E, R>(effect: Effect.Effect<A, E, R>, options: CallOptions | undefined) =>
   options?.requestOptions === undefined ? effect : StudioClient.withRequestOptions(effect, options.requestOptions)
 
+/** An iterable whose first step rejects: the client was closed before it was asked for. */
+const closedIterable = <A>(): AsyncIterable<A> => ({
+  [Symbol.asyncIterator]: () => ({ next: () => Promise.reject(new ClientClosed(false)) })
+})
+
 /** Fails with the signal's reason when it aborts. */
 const aborted = (signal: AbortSignal): Effect.Effect<never, unknown> =>
   Effect.callback<never, unknown>((resume) => {
@@ -246,6 +267,7 @@ const aborted = (signal: AbortSignal): Effect.Effect<never, unknown> =>
 /** The elements of `iterable` until the signal aborts; then its reason is thrown (which ends `iterable`). */
 const untilAborted = <A>(iterable: AsyncIterable<A>, signal: AbortSignal): AsyncIterable<A> => ({
   async *[Symbol.asyncIterator]() {
+    if (signal.aborted) throw signal.reason
     for await (const element of iterable) {
       if (signal.aborted) throw signal.reason
       yield element
@@ -254,9 +276,9 @@ const untilAborted = <A>(iterable: AsyncIterable<A>, signal: AbortSignal): Async
 })
 
 /** What a failed call rejects with: its typed error, the signal's reason when it was aborted, or the defect. */
-const rejection = (cause: Cause.Cause<unknown>, signal: AbortSignal | undefined): unknown => {
+const rejection = (cause: Cause.Cause<unknown>, signal: AbortSignal): unknown => {
   const failure = Cause.findError(cause)
   if (Result.isSuccess(failure)) return failure.success
-  if (signal?.aborted === true && Cause.hasInterrupts(cause)) return signal.reason
+  if (signal.aborted && Cause.hasInterrupts(cause)) return signal.reason
   return Cause.squash(cause)
 }
