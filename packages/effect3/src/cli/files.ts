@@ -6,7 +6,6 @@ import * as Args from "@effect/cli/Args"
 import * as Command from "@effect/cli/Command"
 import * as Options from "@effect/cli/Options"
 import * as Chunk from "effect/Chunk"
-import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
@@ -16,6 +15,7 @@ import { fileStatuses } from "studio-effect-core/wire/library"
 import * as Library from "../Library.js"
 import * as Client from "./client.js"
 import { CliFailure } from "./failure.js"
+import { printJson, printShown } from "./output.js"
 
 const json = Options.boolean("json").pipe(Options.withDescription("Print the service's answer as JSON"))
 const labels = Options.text("label").pipe(
@@ -33,7 +33,6 @@ const publicUrl = Options.text("public-url").pipe(
   Options.withDescription("A public URL kept with the file")
 )
 const fileId = Args.text({ name: "file-id" }).pipe(Args.withDescription("The file's id"))
-const printJson = (value: unknown) => Console.log(JSON.stringify(value, null, 2))
 const given = <K extends string, A>(key: K, option: Option.Option<A>): { readonly [k in K]?: A } =>
   Option.match(option, { onNone: () => ({}), onSome: (value) => ({ [key]: value }) as { [k in K]: A } })
 
@@ -63,7 +62,7 @@ const upload = Command.make(
       ...given("path", options.path),
       ...given("publicUrl", options.publicUrl)
     }).pipe(
-      Effect.flatMap((uploaded) => options.json ? printJson(uploaded) : Console.log(uploaded.fileId)),
+      Effect.flatMap((uploaded) => options.json ? printJson(uploaded) : printShown(uploaded.fileId)),
       Effect.provide(Client.layer(options.reference))
     )
 ).pipe(Command.withDescription("Upload a file to the library and print its id"))
@@ -95,7 +94,7 @@ const list = Command.make(
           ? printJson(files)
           : Effect.forEach(
             files,
-            (file) => Console.log(`${file.fileId}  ${file.status}  ${file.name}  ${(file.labels ?? []).join(",")}`),
+            (file) => printShown(`${file.fileId}  ${file.status}  ${file.name}  ${(file.labels ?? []).join(",")}`),
             { discard: true }
           )
       ),
@@ -118,7 +117,7 @@ const update = Command.make(
       ...(options.labels.length > 0 ? { labels: options.labels } : {}),
       ...given("publicUrl", options.publicUrl)
     }).pipe(
-      Effect.andThen(Console.log(`updated ${options.fileId}`)),
+      Effect.andThen(printShown(`updated ${options.fileId}`)),
       Effect.provide(Client.layer(options.reference))
     )
 ).pipe(Command.withDescription("Replace a file's labels (all of them) and public URL"))
@@ -128,7 +127,7 @@ const del = Command.make(
   { fileId, reference: Client.reference },
   (options) =>
     Library.delete(options.fileId).pipe(
-      Effect.andThen(Console.log(`deleted ${options.fileId}`)),
+      Effect.andThen(printShown(`deleted ${options.fileId}`)),
       Effect.provide(Client.layer(options.reference))
     )
 ).pipe(Command.withDescription("Delete a file"))
@@ -160,7 +159,7 @@ const search = Command.make(
           ? printJson(found)
           : Effect.forEach(
             found.results,
-            (result) => Console.log(`${result.score.toFixed(3)}  ${result.fileName}  ${oneLine(result.text)}`),
+            (result) => printShown(`${result.score.toFixed(3)}  ${result.fileName}  ${oneLine(result.text)}`),
             { discard: true }
           )
       ),

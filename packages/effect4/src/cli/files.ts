@@ -5,7 +5,6 @@
 import * as Argument from "effect/cli/Argument"
 import * as Command from "effect/cli/Command"
 import * as Flag from "effect/cli/Flag"
-import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
@@ -15,6 +14,7 @@ import { fileStatuses } from "studio-effect-core/wire/library"
 import * as Client from "./client.js"
 import { CliFailure } from "./failure.js"
 import * as Modules from "./modules.js"
+import { printJson, printShown } from "./stdio.js"
 
 const json = Flag.Boolean("json").pipe(
   Flag.withDefault(false),
@@ -30,7 +30,6 @@ const path = Flag.String("path").pipe(
 )
 const publicUrl = Flag.String("public-url").pipe(Flag.optional, Flag.withDescription("A public URL kept with the file"))
 const fileId = Argument.String("file-id").pipe(Argument.withDescription("The file's id"))
-const printJson = (value: unknown) => Console.log(JSON.stringify(value, null, 2))
 const given = <K extends string, A>(key: K, option: Option.Option<A>): { readonly [k in K]?: A } =>
   Option.match(option, { onNone: () => ({}), onSome: (value) => ({ [key]: value }) as { [k in K]: A } })
 
@@ -61,7 +60,7 @@ const upload = Command.make(
         ...given("path", options.path),
         ...given("publicUrl", options.publicUrl)
       }).pipe(
-        Effect.flatMap((uploaded) => options.json ? printJson(uploaded) : Console.log(uploaded.fileId)),
+        Effect.flatMap((uploaded) => options.json ? printJson(uploaded) : printShown(uploaded.fileId)),
         Effect.provide(Client.layer(options.reference))
       ))
 ).pipe(Command.withDescription("Upload a file to the library and print its id"))
@@ -93,7 +92,7 @@ const list = Command.make(
             ? printJson(files)
             : Effect.forEach(
               files,
-              (file) => Console.log(`${file.fileId}  ${file.status}  ${file.name}  ${(file.labels ?? []).join(",")}`),
+              (file) => printShown(`${file.fileId}  ${file.status}  ${file.name}  ${(file.labels ?? []).join(",")}`),
               { discard: true }
             )
         ),
@@ -124,7 +123,7 @@ const update = Command.make(
         ...(options.labels.length > 0 ? { labels: options.labels } : {}),
         ...given("publicUrl", options.publicUrl)
       }).pipe(
-        Effect.andThen(Console.log(`updated ${options.fileId}`)),
+        Effect.andThen(printShown(`updated ${options.fileId}`)),
         Effect.provide(Client.layer(options.reference))
       ))
 ).pipe(Command.withDescription("Replace a file's labels (all of them) and public URL"))
@@ -135,7 +134,7 @@ const del = Command.make(
   (options) =>
     Effect.flatMap(Modules.Library, (Library) =>
       Library.delete(options.fileId).pipe(
-        Effect.andThen(Console.log(`deleted ${options.fileId}`)),
+        Effect.andThen(printShown(`deleted ${options.fileId}`)),
         Effect.provide(Client.layer(options.reference))
       ))
 ).pipe(Command.withDescription("Delete a file"))
@@ -168,7 +167,7 @@ const search = Command.make(
             ? printJson(found)
             : Effect.forEach(
               found.results,
-              (result) => Console.log(`${result.score.toFixed(3)}  ${result.fileName}  ${oneLine(result.text)}`),
+              (result) => printShown(`${result.score.toFixed(3)}  ${result.fileName}  ${oneLine(result.text)}`),
               { discard: true }
             )
         ),
