@@ -2,15 +2,60 @@
 // A package whose package.json has `publishAs` (the Effect 3 line, named `studio-effect-effect3` in the
 // repository, since npm workspaces need distinct names) is staged under that name first, with the same files;
 // `publishTag` is the dist-tag to publish it with (`npm publish <staged dir> --tag <publishTag>`). The package
-// must be built; prints the tarball's path.
+// must be built (`npm run build` in it): one whose entries or bin are missing, or older than its sources, is
+// refused. Prints the tarball's path.
 import { execFileSync } from "node:child_process"
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
+
+/** Every file a manifest's `exports` and `bin` point at. */
+const entryFiles = (manifest) => {
+  const targets = (value) =>
+    typeof value === "string" ? [value] : value === null || typeof value !== "object" ? [] : Object.values(value)
+      .flatMap(targets)
+  const bin = typeof manifest.bin === "string" ? [manifest.bin] : Object.values(manifest.bin ?? {})
+  return [...new Set([...targets(manifest.exports ?? {}), ...bin])].filter((file) => !file.includes("*"))
+}
+
+/** The modification times of the files under `dir`. */
+const modified = (dir) =>
+  existsSync(dir)
+    ? readdirSync(dir, { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile())
+      .map((entry) => statSync(join(entry.parentPath, entry.name)).mtimeMs)
+    : []
+
+/** The newest modification time under `dir` (0 when it holds no file). */
+const newest = (dir) => Math.max(0, ...modified(dir))
+
+/** The oldest modification time under `dir`, or `undefined` when it holds no file. */
+const oldest = (dir) => {
+  const times = modified(dir)
+  return times.length === 0 ? undefined : Math.min(...times)
+}
+
+/** Refuses a package whose entries are missing or were built before its sources last changed. */
+const assertBuilt = (dir, manifest) => {
+  const files = entryFiles(manifest)
+  const missing = files.filter((file) => !existsSync(join(dir, file)))
+  const build = `run \`npm run build\` in ${dir} first`
+  if (missing.length > 0) throw new Error(`${manifest.name} is not built (missing ${missing.join(", ")}): ${build}`)
+  // a package whose exports are patterns (the core) is built when dist/ holds files
+  const compiled = files.filter((file) => file.startsWith("./dist/")).map((file) => join(dir, file))
+  const built = compiled.length > 0
+    ? Math.min(...compiled.map((file) => statSync(file).mtimeMs))
+    : oldest(join(dir, "dist"))
+  if (built === undefined) throw new Error(`${manifest.name} is not built (no dist/): ${build}`)
+  if (newest(join(dir, "src")) > built) {
+    throw new Error(`${manifest.name} was built before its sources changed: ${build}`)
+  }
+}
 
 export const pack = (packageDir, destination) => {
   const dir = resolve(packageDir)
   const manifest = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"))
+  assertBuilt(dir, manifest)
   const npmPack = (from) =>
     JSON.parse(
       execFileSync("npm", ["pack", "--json", "--ignore-scripts", "--pack-destination", resolve(destination), from], {
@@ -43,5 +88,10 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     process.stderr.write("usage: node scripts/pack.mjs <package dir> [destination]\n")
     process.exit(2)
   }
-  console.log(pack(packageDir, destination))
+  try {
+    console.log(pack(packageDir, destination))
+  } catch (error) {
+    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`)
+    process.exit(1)
+  }
 }
