@@ -108,9 +108,14 @@ const readSource = <E, R>(
       const unreadable = (error: { readonly message: string }) =>
         uploadError("file", `cannot read ${file}: ${error.message}`)
       const info = yield* Effect.mapError(fs.stat(file), unreadable)
+      if (info.type !== "File") {
+        // a FIFO or a device has no size to check first, and Effect's FileSystem reads files by position
+        const kind = info.type === "Directory" ? "a directory" : `not a regular file (${info.type})`
+        return yield* uploadError("file", `${file} is ${kind}: upload a file, or pass its bytes as a Stream`)
+      }
       if (Number(info.size) > limit) return yield* tooLarge(limit)
-      const bytes = yield* Effect.mapError(fs.readFile(file), unreadable)
-      if (bytes.length > limit) return yield* tooLarge(limit)
+      // read as a stream, no further than the limit: the file may grow while it is read
+      const bytes = yield* collect(Stream.mapError(fs.stream(file), unreadable), limit)
       return { blob: new Blob([bytes as Uint8Array<ArrayBuffer>]), name: baseName(file) }
     })
   }

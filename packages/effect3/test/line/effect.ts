@@ -20,6 +20,7 @@ import * as Stream from "effect/Stream"
 import { fileURLToPath } from "node:url"
 import { UndiciHttpClient } from "../../src/undici/index.js"
 
+export * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 export * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 export * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 export * as FetchHttpClient from "@effect/platform/FetchHttpClient"

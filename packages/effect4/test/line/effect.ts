@@ -19,6 +19,7 @@ import * as Stream from "effect/Stream"
 import { fileURLToPath } from "node:url"
 import { Agent, setGlobalDispatcher } from "undici"
 
+export * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 export * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 export * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 export * as Cause from "effect/Cause"
