@@ -68,6 +68,16 @@ export const defaultServingLimits: ServingLimits = {
   shutdownTimeoutMs: 2_000
 }
 
+/**
+ * The status a request log gives a request that its client ended before any response (it closed the
+ * connection, or sent a body so malformed that Node.js answered 400 and closed it): nginx's 499, a client's
+ * doing, never a 5xx.
+ *
+ * @since 1.0.0
+ * @category constants
+ */
+export const clientClosedStatus = 499
+
 /** The longest delay a Node.js timer holds; longer ones fire at once. */
 const maxTimerMs = 2 ** 31 - 1
 

@@ -5,7 +5,6 @@
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import * as NodeHttpServerRequest from "@effect/platform-node/NodeHttpServerRequest"
 import type * as HttpApp from "@effect/platform/HttpApp"
-import * as HttpMiddleware from "@effect/platform/HttpMiddleware"
 import type * as HttpServerError from "@effect/platform/HttpServerError"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
@@ -25,6 +24,7 @@ import {
 import { make } from "./app.js"
 import { ConnectionControl, type ConnectionDropped } from "./faults.js"
 import type { Listening, ListenOptions } from "./listening.js"
+import { logRequests } from "./requestLog.js"
 
 /** Destroys the socket of `response` once what was written to it has left, so a client sees it. */
 const destroyAfterFlush = (response: http.ServerResponse): Effect.Effect<void> =>
@@ -96,7 +96,7 @@ export const listen = (
     const served = overSocket(app, guarded.answering)
     // one logfmt line per request, whatever logger the application runs with
     yield* server.serve(
-      options.log === true ? HttpMiddleware.logger(served).pipe(Effect.provide(oneLineLogs)) : served
+      options.log === true ? logRequests(served).pipe(Effect.provide(oneLineLogs)) : served
     )
     // runs before the server's own finalizers, which then find it closed
     yield* Effect.addFinalizer(() =>

@@ -7,7 +7,6 @@ import * as NodeHttpServerRequest from "@effect/platform-node/NodeHttpServerRequ
 import * as Deferred from "effect/Deferred"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
-import * as HttpMiddleware from "effect/http/HttpMiddleware"
 import type * as HttpServerError from "effect/http/HttpServerError"
 import * as HttpServerRequest from "effect/http/HttpServerRequest"
 import * as HttpServerResponse from "effect/http/HttpServerResponse"
@@ -24,6 +23,7 @@ import {
 import { type App, make } from "./app.js"
 import { ConnectionControl } from "./faults.js"
 import type { Listening, ListenOptions } from "./listening.js"
+import { logRequests } from "./requestLog.js"
 
 /** The part of a Node.js response (HTTP/1 or HTTP/2) that closing its connection uses. */
 interface NodeResponse {
@@ -100,7 +100,7 @@ export const listen = (
     const served = overSocket(app, guarded.answering)
     // one logfmt line per request, whatever logger the application runs with
     yield* server.serve(
-      options.log === true ? HttpMiddleware.logger(served).pipe(Effect.provide(oneLineLogs)) : served
+      options.log === true ? logRequests(served).pipe(Effect.provide(oneLineLogs)) : served
     )
     // runs before the server's own finalizers, which then find it closed
     yield* Effect.addFinalizer(() =>
