@@ -1,9 +1,7 @@
-import { describe, expect, it } from "@effect/vitest"
-import * as Effect from "effect/Effect"
-import * as TestClock from "effect/testing/TestClock"
+import { describe, Effect, expect, it, TestClock } from "@studio-effect/line"
 import { detect } from "studio-effect-core/reference/language"
-import { call } from "../../../conformance/test/reference/support.js"
-import * as Reference from "../../src/reference/index.js"
+import * as Reference from "studio-effect/reference"
+import { call } from "./support.js"
 
 const inService = <A, E>(effect: Effect.Effect<A, E, any>, options: Reference.ReferenceOptions = {}) =>
   Effect.provide(effect, Reference.layer(options)) as Effect.Effect<A, E>

@@ -2,26 +2,21 @@
  * Property tests of the reference service: any valid request gets a 200 that decodes with the client's
  * schemas; any invalid one gets a 4xx naming the path, never a 500; random bytes never crash it.
  */
-import type * as HttpClient from "@effect/platform/HttpClient"
-import { describe, expect, it } from "@effect/vitest"
+import { describe, Effect, expect, type HttpClient, it, Layer, Schema } from "@studio-effect/line"
 import AjvModule from "ajv"
-import * as Effect from "effect/Effect"
-import * as Layer from "effect/Layer"
-import * as Schema from "effect/Schema"
 import * as fc from "fast-check"
+import { ChatSchema, MaestroSchema } from "studio-effect"
 import { chatModels, runModels } from "studio-effect-core/wire/models"
-import { call, events } from "../../../conformance/test/reference/support.js"
-import { validChatRequest, validRunRequest } from "../../../conformance/test/validation/arbitraries.js"
-import { ChatCompletion, ChatCompletionChunk } from "../../src/ChatSchema.js"
-import { MaestroRun } from "../../src/MaestroSchema.js"
-import * as Reference from "../../src/reference/index.js"
+import * as Reference from "studio-effect/reference"
+import { validChatRequest, validRunRequest } from "../validation/arbitraries.js"
+import { call, events } from "./support.js"
 
 const Ajv = (AjvModule as any).default ?? AjvModule
 const ajv = new Ajv({ strict: false })
 
 const runs = 60
 
-/** Runs an effect against one service shared by every case of a property (live clock). */
+/** Runs an effect against a service that `layer` builds for it alone (live clock). */
 const service = <A, E>(effect: Effect.Effect<A, E, HttpClient.HttpClient>, layer: Layer.Layer<HttpClient.HttpClient>) =>
   Effect.runPromise(Effect.provide(effect, layer))
 
@@ -51,12 +46,12 @@ describe("any valid request gets a valid 200", () => {
                 const data = events(answer.text)
                 expect(data.at(-1)).toBe("[DONE]")
                 const chunks = data.slice(0, -1).map((d) =>
-                  Schema.decodeUnknownSync(ChatCompletionChunk)(JSON.parse(d))
+                  Schema.decodeUnknownSync(ChatSchema.ChatCompletionChunk)(JSON.parse(d))
                 )
                 expect(chunks.filter((c) => c.usage !== null)).toHaveLength(1)
                 return
               }
-              const completion = Schema.decodeUnknownSync(ChatCompletion)(answer.json)
+              const completion = Schema.decodeUnknownSync(ChatSchema.ChatCompletion)(answer.json)
               expect(completion.choices).toHaveLength(request.n ?? 1)
               const { usage } = completion
               expect(usage.total_tokens).toBe(usage.prompt_tokens + usage.completion_tokens)
@@ -87,11 +82,11 @@ describe("any valid request gets a valid 200", () => {
             Effect.gen(function*() {
               const answer = yield* call("POST", "/studio/v1/maestro/runs", { body: request })
               expect(answer.status, answer.text).toBe(200)
-              const run = Schema.decodeUnknownSync(MaestroRun)(answer.json)
+              const run = Schema.decodeUnknownSync(MaestroSchema.MaestroRun)(answer.json)
               expect(run.status).toBe("in_progress")
               const again = yield* call("GET", `/studio/v1/maestro/runs/${run.id}`)
               expect(again.status).toBe(200)
-              Schema.decodeUnknownSync(MaestroRun)(again.json)
+              Schema.decodeUnknownSync(MaestroSchema.MaestroRun)(again.json)
             }),
             layer
           )),

@@ -3,15 +3,9 @@
  * socket: `Models.list`, a caller's own third-party model in a run, `web_search` scopes for multi-part
  * suffixes and subdomains, and an assistant's `tool_resources` stored and used by its runs.
  */
-import { describe, expect, it } from "@effect/vitest"
-import * as Effect from "effect/Effect"
-import * as FetchHttpClient from "effect/http/FetchHttpClient"
-import * as Layer from "effect/Layer"
-import * as Redacted from "effect/Redacted"
-import type * as Scope from "effect/Scope"
-import { Assistants, Maestro, Models } from "../../src/index.js"
-import * as Reference from "../../src/reference/index.js"
-import * as StudioClient from "../../src/StudioClient.js"
+import { describe, Effect, expect, FetchHttpClient, it, Layer, Redacted, type Scope } from "@studio-effect/line"
+import { Assistants, Maestro, Models, StudioClient } from "studio-effect"
+import * as Reference from "studio-effect/reference"
 
 /** Runs complete as they are created, so no clock is needed. */
 const service: Reference.ReferenceOptions = { runStepDuration: 0, extraModels: ["fpmodel-experimental"] }

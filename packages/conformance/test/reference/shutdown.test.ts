@@ -2,25 +2,23 @@
  * Closing the scope of `Reference.listen` is bounded whatever the answers under way do: one held back (here
  * by a model that never answers) is cut once `shutdownTimeout` has passed, and its connection closed.
  */
-import { describe, expect, it } from "@effect/vitest"
-import * as Effect from "effect/Effect"
-import * as Exit from "effect/Exit"
-import * as Scope from "effect/Scope"
+import { describe, Effect, Exit, expect, it, Scope } from "@studio-effect/line"
 import * as net from "node:net"
-import * as Reference from "../../src/reference/index.js"
+import * as Reference from "studio-effect/reference"
 
 describe("Reference.listen: closing its scope", () => {
   it("cuts an answer still under way after shutdownTimeout and closes its connection", async () => {
     let arrived!: () => void
     const inModel = new Promise<void>((resolve) => (arrived = resolve))
-    const scope = Scope.makeUnsafe()
+    const scope = Effect.runSync(Scope.make())
     const server = await Effect.runPromise(
-      Scope.provide(
+      Effect.provideService(
         Reference.listen({
           port: 0,
           shutdownTimeout: "50 millis",
           model: () => Effect.andThen(Effect.sync(arrived), Effect.never)
         }),
+        Scope.Scope,
         scope
       )
     )

@@ -2,8 +2,9 @@
  * Every rule of a run request, as a property: generated valid requests pass, and each kind of breach is
  * reported at its path (and nowhere else) with a message a person can act on.
  */
-import { describe, expect, it } from "@effect/vitest"
+import { describe, expect, it } from "@studio-effect/line"
 import * as fc from "fast-check"
+import { MaestroSchema } from "studio-effect"
 import {
   absoluteUrl,
   invalidWebSearchUrl,
@@ -20,9 +21,8 @@ import {
   webSearchUrl,
   webSearchUrlShapes,
   wordsText
-} from "../../../conformance/test/validation/arbitraries.js"
-import { copy, expectIssuesAt, expectValid, wireForm } from "../../../conformance/test/validation/support.js"
-import { countWords, isWebSearchUrl, RunRequest } from "../../src/MaestroSchema.js"
+} from "./arbitraries.js"
+import { copy, expectIssuesAt, expectValid, wireForm } from "./support.js"
 
 const runs = { numRuns: 200 }
 
@@ -42,14 +42,14 @@ describe("run request: valid requests", () => {
   it("every generated valid request passes and decodes to what is sent", () => {
     fc.assert(
       fc.property(validRunRequest, (request) => {
-        expect(expectValid(RunRequest, request)).toEqual(wireForm(request))
+        expect(expectValid(MaestroSchema.RunRequest, request)).toEqual(wireForm(request))
       }),
       runs
     )
   })
 
   it("an empty request passes (every field is optional as listed)", () => {
-    expectValid(RunRequest, {})
+    expectValid(MaestroSchema.RunRequest, {})
   })
 })
 
@@ -62,7 +62,7 @@ describe("run request: input", () => {
       ) => {
         const out = copy(request)
         out.input = input
-        const issues = expectIssuesAt(RunRequest, out, ["input"])
+        const issues = expectIssuesAt(MaestroSchema.RunRequest, out, ["input"])
         expect(issues[0]!.message).toMatch(/string or an array/)
       }),
       runs
@@ -77,7 +77,7 @@ describe("run request: input", () => {
         const turns = [...messages]
         turns.splice(i, 0, { ...messages[i - 1]! })
         out.input = turns
-        const issues = expectIssuesAt(RunRequest, out, [`input[${i}].role`])
+        const issues = expectIssuesAt(MaestroSchema.RunRequest, out, [`input[${i}].role`])
         expect(issues[0]!.message).toMatch(/alternate between user and assistant/)
       }),
       runs
@@ -95,7 +95,7 @@ describe("run request: input", () => {
           const out = copy(request)
           const i = at % messages.length
           out.input = messages.map((message, index) => index === i ? { ...message, role } : message)
-          expectIssuesAt(RunRequest, out, [`input[${i}].role`], /"user", "assistant"/)
+          expectIssuesAt(MaestroSchema.RunRequest, out, [`input[${i}].role`], /"user", "assistant"/)
         }
       ),
       runs
@@ -108,7 +108,7 @@ describe("run request: input", () => {
         const out = copy(request)
         const i = at % messages.length
         out.input = messages.map((message, index) => index === i ? { role: message.role } : message)
-        expectIssuesAt(RunRequest, out, [`input[${i}].content`])
+        expectIssuesAt(MaestroSchema.RunRequest, out, [`input[${i}].content`])
       }),
       runs
     )
@@ -121,7 +121,7 @@ describe("run request: requirements", () => {
       fc.property(validRunRequest, fc.array(validRequirement, { minLength: 11, maxLength: 15 }), (request, reqs) => {
         const out = copy(request)
         out.requirements = reqs
-        const issues = expectIssuesAt(RunRequest, out, ["requirements"])
+        const issues = expectIssuesAt(MaestroSchema.RunRequest, out, ["requirements"])
         expect(issues[0]!.message).toMatch(/at most 10 requirements/)
       }),
       { numRuns: 50 }
@@ -131,7 +131,7 @@ describe("run request: requirements", () => {
   it("exactly 10 requirements pass", () => {
     fc.assert(
       fc.property(fc.array(validRequirement, { minLength: 10, maxLength: 10 }), (requirements) => {
-        expectValid(RunRequest, { requirements })
+        expectValid(MaestroSchema.RunRequest, { requirements })
       }),
       { numRuns: 30 }
     )
@@ -148,7 +148,7 @@ describe("run request: requirements", () => {
           const bad: Record<string, unknown> = { ...requirements[i] }
           if (name === undefined) delete bad.name
           else bad.name = name
-          expectIssuesAt(RunRequest, { requirements: replaceAt(requirements, i, bad as any) }, [
+          expectIssuesAt(MaestroSchema.RunRequest, { requirements: replaceAt(requirements, i, bad as any) }, [
             `requirements[${i}].name`
           ])
         }
@@ -166,7 +166,7 @@ describe("run request: requirements", () => {
         (requirements, at, description) => {
           const i = at % requirements.length
           const out = { requirements: replaceAt(requirements, i, { ...requirements[i]!, description }) }
-          const issues = expectIssuesAt(RunRequest, out, [`requirements[${i}].description`])
+          const issues = expectIssuesAt(MaestroSchema.RunRequest, out, [`requirements[${i}].description`])
           expect(issues[0]!.message).toMatch(/at most 128 words/)
         }
       ),
@@ -177,7 +177,7 @@ describe("run request: requirements", () => {
   it("a missing description is reported at requirements[i].description", () => {
     fc.assert(
       fc.property(nonEmptyName, (name) => {
-        expectIssuesAt(RunRequest, { requirements: [{ name }] }, ["requirements[0].description"])
+        expectIssuesAt(MaestroSchema.RunRequest, { requirements: [{ name }] }, ["requirements[0].description"])
       }),
       { numRuns: 20 }
     )
@@ -188,7 +188,7 @@ describe("run request: requirements", () => {
       fc.property(fc.array(validRequirement, { minLength: 11, maxLength: 13 }), fc.nat(), (requirements, at) => {
         const i = at % requirements.length
         const out = { requirements: replaceAt(requirements, i, { ...requirements[i]!, name: "" }) }
-        expectIssuesAt(RunRequest, out, ["requirements", `requirements[${i}].name`])
+        expectIssuesAt(MaestroSchema.RunRequest, out, ["requirements", `requirements[${i}].name`])
       }),
       { numRuns: 50 }
     )
@@ -197,8 +197,8 @@ describe("run request: requirements", () => {
   it("countWords counts words however they are spaced", () => {
     fc.assert(
       fc.property(fc.integer({ min: 0, max: 200 }).chain((n) => fc.tuple(fc.constant(n), wordsText(n))), ([n, t]) => {
-        expect(countWords(t)).toBe(n)
-        expect(countWords(`  \n${t}\t `)).toBe(n)
+        expect(MaestroSchema.countWords(t)).toBe(n)
+        expect(MaestroSchema.countWords(`  \n${t}\t `)).toBe(n)
       }),
       { numRuns: 100 }
     )
@@ -211,7 +211,12 @@ describe("run request: tools", () => {
       fc.property(validRunRequest, fc.constantFrom("function", "code", "MCP", ""), (request, type) => {
         const out = copy(request)
         const i = appendTool(out, { type })
-        expectIssuesAt(RunRequest, out, [`tools[${i}].type`], /"mcp", "http", "file_search", "web_search"/)
+        expectIssuesAt(
+          MaestroSchema.RunRequest,
+          out,
+          [`tools[${i}].type`],
+          /"mcp", "http", "file_search", "web_search"/
+        )
       }),
       runs
     )
@@ -229,7 +234,7 @@ describe("run request: tools", () => {
           if (label === undefined) delete bad.server_label
           else bad.server_label = label
           const i = appendTool(out, bad)
-          expectIssuesAt(RunRequest, out, [`tools[${i}].server_label`])
+          expectIssuesAt(MaestroSchema.RunRequest, out, [`tools[${i}].server_label`])
         }
       ),
       runs
@@ -248,7 +253,7 @@ describe("run request: tools", () => {
           appendTool(out, first)
           appendTool(out, between)
           const j = appendTool(out, second)
-          const issues = expectIssuesAt(RunRequest, out, [`tools[${j}].server_label`])
+          const issues = expectIssuesAt(MaestroSchema.RunRequest, out, [`tools[${j}].server_label`])
           expect(issues[0]!.message).toMatch(/"shared" is used by another mcp tool/)
         }
       ),
@@ -260,7 +265,7 @@ describe("run request: tools", () => {
     fc.assert(
       fc.property(validMcpTool("shared"), invalidWebSearchUrl, (tool, url) => {
         const out = { tools: [tool, tool, { type: "web_search", urls: [url] }] }
-        expectIssuesAt(RunRequest, out, ["tools[1].server_label", "tools[2].urls[0]"])
+        expectIssuesAt(MaestroSchema.RunRequest, out, ["tools[1].server_label", "tools[2].urls[0]"])
       }),
       runs
     )
@@ -271,7 +276,7 @@ describe("run request: tools", () => {
       fc.property(validRunRequest, validMcpTool("own-label"), notAbsoluteUrl, (request, tool, url) => {
         const out = copy(request)
         const i = appendTool(out, { ...tool, server_url: url })
-        expectIssuesAt(RunRequest, out, [`tools[${i}].server_url`], /fully qualified URL/)
+        expectIssuesAt(MaestroSchema.RunRequest, out, [`tools[${i}].server_url`], /fully qualified URL/)
       }),
       runs
     )
@@ -283,7 +288,7 @@ describe("run request: tools", () => {
         const out = copy(request)
         const { server_url: _url, ...bad } = tool as any
         const i = appendTool(out, bad)
-        expectIssuesAt(RunRequest, out, [`tools[${i}].server_url`])
+        expectIssuesAt(MaestroSchema.RunRequest, out, [`tools[${i}].server_url`])
       }),
       runs
     )
@@ -292,7 +297,7 @@ describe("run request: tools", () => {
   it("every generated absolute URL is accepted as a server_url", () => {
     fc.assert(
       fc.property(absoluteUrl, (url) => {
-        expectValid(RunRequest, { tools: [{ type: "mcp", server_label: "a", server_url: url }] })
+        expectValid(MaestroSchema.RunRequest, { tools: [{ type: "mcp", server_label: "a", server_url: url }] })
       }),
       runs
     )
@@ -304,7 +309,7 @@ describe("run request: tools", () => {
         const out = copy(request)
         const { function: _fn, ...bad } = tool as any
         const i = appendTool(out, bad)
-        expectIssuesAt(RunRequest, out, [`tools[${i}].function`])
+        expectIssuesAt(MaestroSchema.RunRequest, out, [`tools[${i}].function`])
       }),
       runs
     )
@@ -322,7 +327,7 @@ describe("run request: tools", () => {
           if (url === undefined) delete bad.endpoint.url
           else bad.endpoint.url = url
           const i = appendTool(out, bad)
-          expectIssuesAt(RunRequest, out, [`tools[${i}].endpoint.url`])
+          expectIssuesAt(MaestroSchema.RunRequest, out, [`tools[${i}].endpoint.url`])
         }
       ),
       runs
@@ -335,7 +340,7 @@ describe("run request: tools", () => {
         const out = copy(request)
         const { endpoint: _endpoint, ...bad } = tool as any
         const i = appendTool(out, bad)
-        expectIssuesAt(RunRequest, out, [`tools[${i}].endpoint`])
+        expectIssuesAt(MaestroSchema.RunRequest, out, [`tools[${i}].endpoint`])
       }),
       runs
     )
@@ -345,8 +350,8 @@ describe("run request: tools", () => {
     for (const [shape, urls] of Object.entries(webSearchUrlShapes)) {
       fc.assert(
         fc.property(urls, (url) => {
-          expect(isWebSearchUrl(url), `${shape}: ${url}`).toBe(true)
-          expectValid(RunRequest, { tools: [{ type: "web_search", urls: [url] }] })
+          expect(MaestroSchema.isWebSearchUrl(url), `${shape}: ${url}`).toBe(true)
+          expectValid(MaestroSchema.RunRequest, { tools: [{ type: "web_search", urls: [url] }] })
         }),
         { numRuns: 100 }
       )
@@ -366,7 +371,7 @@ describe("run request: tools", () => {
           const all = [...urls]
           all.splice(j, 0, bad)
           const i = appendTool(out, { type: "web_search", urls: all })
-          const issues = expectIssuesAt(RunRequest, out, [`tools[${i}].urls[${j}]`])
+          const issues = expectIssuesAt(MaestroSchema.RunRequest, out, [`tools[${i}].urls[${j}]`])
           expect(issues[0]!.message).toMatch(/https:\/\/<domain>, <domain>, <domain>\/<path> or <subdomain>\.<domain>/)
         }
       ),
@@ -379,7 +384,7 @@ describe("run request: tools", () => {
       fc.property(validRunRequest, fc.array(nonEmptyName, { maxLength: 3 }), notAString, (request, labels, bad) => {
         const out = copy(request)
         const i = appendTool(out, { type: "file_search", labels: [...labels, bad] })
-        expectIssuesAt(RunRequest, out, [`tools[${i}].labels[${labels.length}]`])
+        expectIssuesAt(MaestroSchema.RunRequest, out, [`tools[${i}].labels[${labels.length}]`])
       }),
       runs
     )
@@ -401,10 +406,10 @@ describe("run request: tools", () => {
         const out = copy(request)
         if (legacy) {
           out.tool_resources = { file_search: { [field]: bad } }
-          expectIssuesAt(RunRequest, out, [`tool_resources.file_search.${field}`])
+          expectIssuesAt(MaestroSchema.RunRequest, out, [`tool_resources.file_search.${field}`])
         } else {
           const i = appendTool(out, { type: "file_search", [field]: bad })
-          expectIssuesAt(RunRequest, out, [`tools[${i}].${field}`])
+          expectIssuesAt(MaestroSchema.RunRequest, out, [`tools[${i}].${field}`])
         }
       }),
       runs
@@ -418,7 +423,7 @@ describe("run request: models, budget, include, response_language", () => {
       fc.property(validRunRequest, fc.array(nonEmptyName, { minLength: 2, maxLength: 4 }), (request, models) => {
         const out = copy(request)
         out.models = models
-        expectIssuesAt(RunRequest, out, ["models"], /single model/)
+        expectIssuesAt(MaestroSchema.RunRequest, out, ["models"], /single model/)
       }),
       runs
     )
@@ -432,7 +437,7 @@ describe("run request: models, budget, include, response_language", () => {
         (request, budget) => {
           const out = copy(request)
           out.budget = budget
-          expectIssuesAt(RunRequest, out, ["budget"], /"low", "medium", "high"/)
+          expectIssuesAt(MaestroSchema.RunRequest, out, ["budget"], /"low", "medium", "high"/)
         }
       ),
       runs
@@ -448,7 +453,7 @@ describe("run request: models, budget, include, response_language", () => {
           const out = copy(request)
           const include = out.include ?? []
           out.include = [...include, entry]
-          expectIssuesAt(RunRequest, out, [`include[${include.length}]`])
+          expectIssuesAt(MaestroSchema.RunRequest, out, [`include[${include.length}]`])
         }
       ),
       runs
@@ -465,13 +470,13 @@ describe("run request: models, budget, include, response_language", () => {
         (request, language) => {
           const out = copy(request)
           out.response_language = language
-          expectIssuesAt(RunRequest, out, ["response_language"], /"arabic".*"spanish"/)
+          expectIssuesAt(MaestroSchema.RunRequest, out, ["response_language"], /"arabic".*"spanish"/)
         }
       ),
       runs
     )
     for (const language of [...responseLanguages, "unset", null]) {
-      expectValid(RunRequest, { response_language: language })
+      expectValid(MaestroSchema.RunRequest, { response_language: language })
     }
   })
 })
@@ -480,7 +485,7 @@ describe("run request: legacy tool_resources", () => {
   it("file_search labels/file_ids and web_search urls under tool_resources are accepted", () => {
     fc.assert(
       fc.property(fc.array(nonEmptyName), fc.array(fc.uuid()), fc.array(webSearchUrl), (labels, fileIds, urls) => {
-        expectValid(RunRequest, {
+        expectValid(MaestroSchema.RunRequest, {
           input: "Summarise the attached files",
           tool_resources: { file_search: { labels, file_ids: fileIds }, web_search: { urls } }
         })
@@ -493,7 +498,7 @@ describe("run request: legacy tool_resources", () => {
     fc.assert(
       fc.property(fc.array(webSearchUrl, { maxLength: 3 }), invalidWebSearchUrl, (urls, bad) => {
         const out = { tool_resources: { web_search: { urls: [...urls, bad] } } }
-        expectIssuesAt(RunRequest, out, [`tool_resources.web_search.urls[${urls.length}]`])
+        expectIssuesAt(MaestroSchema.RunRequest, out, [`tool_resources.web_search.urls[${urls.length}]`])
       }),
       runs
     )
@@ -503,7 +508,7 @@ describe("run request: legacy tool_resources", () => {
     fc.assert(
       fc.property(fc.array(nonEmptyName, { maxLength: 3 }), notAString, (labels, bad) => {
         const out = { tool_resources: { file_search: { labels: [...labels, bad] } } }
-        expectIssuesAt(RunRequest, out, [`tool_resources.file_search.labels[${labels.length}]`])
+        expectIssuesAt(MaestroSchema.RunRequest, out, [`tool_resources.file_search.labels[${labels.length}]`])
       }),
       runs
     )
@@ -549,7 +554,7 @@ describe("run request: several breaches at once", () => {
       fc.property(validRunRequest, fc.subarray([...breaches], { minLength: 2 }), (request, chosen) => {
         const out = copy(request)
         const paths = chosen.map((breach) => breach.apply(out))
-        expectIssuesAt(RunRequest, out, paths)
+        expectIssuesAt(MaestroSchema.RunRequest, out, paths)
       }),
       runs
     )
@@ -560,7 +565,7 @@ describe("run request: generated text", () => {
   it("generated descriptions of up to 128 words are counted within the limit", () => {
     fc.assert(
       fc.property(validRequirement, (requirement) => {
-        expect(countWords(requirement.description)).toBeLessThanOrEqual(128)
+        expect(MaestroSchema.countWords(requirement.description)).toBeLessThanOrEqual(128)
       }),
       { numRuns: 100 }
     )
@@ -569,7 +574,7 @@ describe("run request: generated text", () => {
   it("message text is kept as given", () => {
     fc.assert(
       fc.property(text, (input) => {
-        expect(expectValid(RunRequest, { input })).toEqual({ input })
+        expect(expectValid(MaestroSchema.RunRequest, { input })).toEqual({ input })
       }),
       { numRuns: 100 }
     )

@@ -1,8 +1,7 @@
-import { describe, expect, it } from "@effect/vitest"
+import { describe, Effect, expect, it } from "@studio-effect/line"
 import AjvModule from "ajv"
-import * as Effect from "effect/Effect"
-import { call, events } from "../../../conformance/test/reference/support.js"
-import * as Reference from "../../src/reference/index.js"
+import * as Reference from "studio-effect/reference"
+import { call, events } from "./support.js"
 
 const Ajv = (AjvModule as any).default ?? AjvModule
 const ajv = new Ajv({ strict: false })

@@ -4,15 +4,12 @@
  * every operation that takes one, at the call's run, never a throw or a defect, and nothing is sent. A
  * well-formed id, whatever it holds (`/`, `?`, `#`, `%`, emoji), arrives as one path segment.
  */
-import { describe, expect, it } from "@effect/vitest"
-import * as Effect from "effect/Effect"
-import * as Layer from "effect/Layer"
-import * as Stream from "effect/Stream"
+import { describe, Effect, expect, it, Layer, Stream } from "@studio-effect/line"
 import * as fc from "fast-check"
-import { clientLayer, failureOf, valueOf } from "../../../conformance/test/reliability/harness.js"
-import { hostileServer } from "../../../conformance/test/reliability/hostile.js"
+import { Assistants, Maestro, type StudioClient, type StudioError } from "studio-effect"
 import { isWellFormed } from "../../../core/test/fixtures/text.js"
-import { Assistants, Maestro, type StudioClient, type StudioError } from "../../src/index.js"
+import { clientLayer, failureOf, valueOf } from "../reliability/harness.js"
+import { hostileServer } from "../reliability/hostile.js"
 
 /** Every operation that puts a user's id into its path. */
 const operations: ReadonlyArray<

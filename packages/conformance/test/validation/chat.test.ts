@@ -2,8 +2,9 @@
  * Every rule of a chat completion request, as a property: generated valid requests pass, and each kind
  * of breach is reported at its path (and nowhere else) with a message a person can act on.
  */
-import { describe, expect, it } from "@effect/vitest"
+import { describe, expect, it } from "@studio-effect/line"
 import * as fc from "fast-check"
+import { ChatSchema } from "studio-effect"
 import {
   nonEmptyName,
   text,
@@ -13,9 +14,8 @@ import {
   validDocument,
   validStopSequence,
   validUnstreamedChatRequest
-} from "../../../conformance/test/validation/arbitraries.js"
-import { copy, expectIssuesAt, expectValid, wireForm } from "../../../conformance/test/validation/support.js"
-import { ChatRequest } from "../../src/ChatSchema.js"
+} from "./arbitraries.js"
+import { copy, expectIssuesAt, expectValid, wireForm } from "./support.js"
 
 const runs = { numRuns: 200 }
 
@@ -34,7 +34,7 @@ describe("chat request: valid requests", () => {
   it("every generated valid request passes and decodes to what is sent", () => {
     fc.assert(
       fc.property(validChatRequest, (request) => {
-        expect(expectValid(ChatRequest, request)).toEqual(wireForm(request))
+        expect(expectValid(ChatSchema.ChatRequest, request)).toEqual(wireForm(request))
       }),
       runs
     )
@@ -55,7 +55,7 @@ describe("chat request: valid requests", () => {
           out.temperature = n > 1 && temperature === 0 ? 2 : temperature
           out.top_p = topP
           out.stop = ["x".repeat(65536)]
-          expectValid(ChatRequest, out)
+          expectValid(ChatSchema.ChatRequest, out)
         }
       ),
       { numRuns: 30 }
@@ -70,7 +70,7 @@ describe("chat request: model and messages", () => {
         const out = copy(request)
         if (model === undefined) delete out.model
         else out.model = model
-        expectIssuesAt(ChatRequest, out, ["model"])
+        expectIssuesAt(ChatSchema.ChatRequest, out, ["model"])
       }),
       runs
     )
@@ -82,7 +82,7 @@ describe("chat request: model and messages", () => {
         const out = copy(request)
         if (messages === undefined) delete out.messages
         else out.messages = messages
-        const issues = expectIssuesAt(ChatRequest, out, ["messages"])
+        const issues = expectIssuesAt(ChatSchema.ChatRequest, out, ["messages"])
         if (Array.isArray(messages)) expect(issues[0]!.message).toMatch(/at least one message/)
       }),
       runs
@@ -105,7 +105,7 @@ describe("chat request: model and messages", () => {
         )
         const i = candidates[at % candidates.length]
         out.messages[i] = { role, content: "text" }
-        const issues = expectIssuesAt(ChatRequest, out, [`messages[${i}].role`])
+        const issues = expectIssuesAt(ChatSchema.ChatRequest, out, [`messages[${i}].role`])
         expect(issues[0]!.message).toMatch(/system.*user.*assistant.*tool/)
       }),
       runs
@@ -127,7 +127,7 @@ describe("chat request: model and messages", () => {
           const i = candidates[at % candidates.length]
           if (content === undefined) delete out.messages[i].content
           else out.messages[i].content = content
-          expectIssuesAt(ChatRequest, out, [`messages[${i}].content`])
+          expectIssuesAt(ChatSchema.ChatRequest, out, [`messages[${i}].content`])
         }
       ),
       runs
@@ -140,7 +140,7 @@ describe("chat request: model and messages", () => {
         const out = copy(request)
         const i = at % (out.messages.length + 1)
         out.messages.splice(i, 0, { role: "tool", content })
-        expectIssuesAt(ChatRequest, out, [`messages[${i}].tool_call_id`], /missing/)
+        expectIssuesAt(ChatSchema.ChatRequest, out, [`messages[${i}].tool_call_id`], /missing/)
       }),
       runs
     )
@@ -153,7 +153,7 @@ describe("chat request: model and messages", () => {
         const i = at % (out.messages.length + 1)
         const unknownId = `unknown_${id}`
         out.messages.splice(i, 0, { role: "tool", content, tool_call_id: unknownId })
-        const issues = expectIssuesAt(ChatRequest, out, [`messages[${i}].tool_call_id`])
+        const issues = expectIssuesAt(ChatSchema.ChatRequest, out, [`messages[${i}].tool_call_id`])
         expect(issues[0]!.message).toMatch(/no earlier assistant message/)
       }),
       runs
@@ -169,7 +169,7 @@ describe("chat request: model and messages", () => {
           { role: "tool", content, tool_call_id: "call_later" },
           { role: "assistant", content, tool_calls: [{ id: "call_later", type: "function" }] }
         )
-        expectIssuesAt(ChatRequest, out, [`messages[${i}].tool_call_id`])
+        expectIssuesAt(ChatSchema.ChatRequest, out, [`messages[${i}].tool_call_id`])
       }),
       runs
     )
@@ -184,7 +184,7 @@ describe("chat request: model and messages", () => {
           ...later.map((content) => ({ role: "user", content })),
           { role: "tool", content: "42", tool_call_id: "call_first" }
         ]
-        expectValid(ChatRequest, { model: "fpmodel-mini", messages: all })
+        expectValid(ChatSchema.ChatRequest, { model: "fpmodel-mini", messages: all })
       }),
       runs
     )
@@ -202,7 +202,7 @@ describe("chat request: tools and documents", () => {
           const out = copy(request)
           const tools = out.tools ?? []
           out.tools = [...tools, { ...tool, type }]
-          expectIssuesAt(ChatRequest, out, [`tools[${tools.length}].type`], /"function"/)
+          expectIssuesAt(ChatSchema.ChatRequest, out, [`tools[${tools.length}].type`], /"function"/)
         }
       ),
       runs
@@ -218,7 +218,7 @@ describe("chat request: tools and documents", () => {
         if (name === undefined) delete fn.name
         else fn.name = name
         out.tools = [...tools, { type: "function", function: fn }]
-        expectIssuesAt(ChatRequest, out, [`tools[${tools.length}].function.name`])
+        expectIssuesAt(ChatSchema.ChatRequest, out, [`tools[${tools.length}].function.name`])
       }),
       runs
     )
@@ -231,7 +231,7 @@ describe("chat request: tools and documents", () => {
         const tools = out.tools ?? []
         const { description: _description, ...fn } = tool.function
         out.tools = [...tools, { type: "function", function: fn }]
-        expectIssuesAt(ChatRequest, out, [`tools[${tools.length}].function.description`])
+        expectIssuesAt(ChatSchema.ChatRequest, out, [`tools[${tools.length}].function.description`])
       }),
       runs
     )
@@ -243,7 +243,7 @@ describe("chat request: tools and documents", () => {
         const out = copy(request)
         const tools = out.tools ?? []
         out.tools = [...tools, { type: "function" }]
-        expectIssuesAt(ChatRequest, out, [`tools[${tools.length}].function`])
+        expectIssuesAt(ChatSchema.ChatRequest, out, [`tools[${tools.length}].function`])
       }),
       runs
     )
@@ -258,7 +258,7 @@ describe("chat request: tools and documents", () => {
         if (content === undefined) delete bad.content
         else bad.content = content
         out.documents = [...documents, bad]
-        expectIssuesAt(ChatRequest, out, [`documents[${documents.length}].content`])
+        expectIssuesAt(ChatSchema.ChatRequest, out, [`documents[${documents.length}].content`])
       }),
       runs
     )
@@ -282,7 +282,9 @@ describe("chat request: tools and documents", () => {
           if (value === undefined) delete entry[field]
           else entry[field] = value
           out.documents = [...documents, { content, metadata: [...metadata, entry] }]
-          expectIssuesAt(ChatRequest, out, [`documents[${documents.length}].metadata[${metadata.length}].${field}`])
+          expectIssuesAt(ChatSchema.ChatRequest, out, [
+            `documents[${documents.length}].metadata[${metadata.length}].${field}`
+          ])
         }
       ),
       runs
@@ -302,7 +304,7 @@ describe("chat request: sampling controls", () => {
       fc.property(calmRequest, bad, (request, maxTokens) => {
         const out = copy(request)
         out.max_tokens = maxTokens
-        const issues = expectIssuesAt(ChatRequest, out, ["max_tokens"])
+        const issues = expectIssuesAt(ChatSchema.ChatRequest, out, ["max_tokens"])
         if (typeof maxTokens === "number") expect(issues[0]!.message).toMatch(/1 to 4096/)
       }),
       runs
@@ -319,7 +321,7 @@ describe("chat request: sampling controls", () => {
       fc.property(calmRequest, bad, (request, temperature) => {
         const out = copy(request)
         out.temperature = temperature
-        expectIssuesAt(ChatRequest, out, ["temperature"])
+        expectIssuesAt(ChatSchema.ChatRequest, out, ["temperature"])
       }),
       runs
     )
@@ -335,7 +337,7 @@ describe("chat request: sampling controls", () => {
       fc.property(calmRequest, bad, (request, topP) => {
         const out = copy(request)
         out.top_p = topP
-        const issues = expectIssuesAt(ChatRequest, out, ["top_p"])
+        const issues = expectIssuesAt(ChatSchema.ChatRequest, out, ["top_p"])
         if (typeof topP === "number") expect(issues[0]!.message).toMatch(/between 0 and 1/)
       }),
       runs
@@ -347,7 +349,7 @@ describe("chat request: sampling controls", () => {
       fc.property(calmRequest, fc.integer({ min: 65537, max: 70000 }), (request, length) => {
         const out = copy(request)
         out.stop = "s".repeat(length)
-        const issues = expectIssuesAt(ChatRequest, out, ["stop"])
+        const issues = expectIssuesAt(ChatSchema.ChatRequest, out, ["stop"])
         expect(issues[0]!.message).toMatch(/at most 65536 characters/)
       }),
       { numRuns: 50 }
@@ -367,7 +369,7 @@ describe("chat request: sampling controls", () => {
           const all = [...stops]
           all.splice(j, 0, "s".repeat(length))
           out.stop = all
-          expectIssuesAt(ChatRequest, out, [`stop[${j}]`])
+          expectIssuesAt(ChatSchema.ChatRequest, out, [`stop[${j}]`])
         }
       ),
       { numRuns: 50 }
@@ -379,7 +381,7 @@ describe("chat request: sampling controls", () => {
       fc.property(calmRequest, fc.oneof(fc.integer(), fc.boolean()), (request, stop) => {
         const out = copy(request)
         out.stop = stop
-        const issues = expectIssuesAt(ChatRequest, out, ["stop"])
+        const issues = expectIssuesAt(ChatSchema.ChatRequest, out, ["stop"])
         expect(issues[0]!.message).toMatch(/string or an array/)
       }),
       runs
@@ -397,7 +399,7 @@ describe("chat request: sampling controls", () => {
       fc.property(calmRequest, bad, (request, n) => {
         const out = copy(request)
         out.n = n
-        expectIssuesAt(ChatRequest, out, ["n"])
+        expectIssuesAt(ChatSchema.ChatRequest, out, ["n"])
       }),
       runs
     )
@@ -411,7 +413,7 @@ describe("chat request: rules across fields", () => {
         const out = copy(request)
         out.n = n
         out.temperature = 0
-        const issues = expectIssuesAt(ChatRequest, out, ["temperature"])
+        const issues = expectIssuesAt(ChatSchema.ChatRequest, out, ["temperature"])
         expect(issues[0]!.message).toMatch(/raise temperature or set n to 1/)
       }),
       runs
@@ -425,7 +427,7 @@ describe("chat request: rules across fields", () => {
         delete out.tools
         out.stream = true
         out.n = n
-        const issues = expectIssuesAt(ChatRequest, out, ["n"])
+        const issues = expectIssuesAt(ChatSchema.ChatRequest, out, ["n"])
         expect(issues[0]!.message).toMatch(/set n to 1/)
       }),
       runs
@@ -439,9 +441,9 @@ describe("chat request: rules across fields", () => {
         out.stream = true
         out.n = 1
         out.tools = tools
-        expectIssuesAt(ChatRequest, out, ["stream"], /set stream to false/)
+        expectIssuesAt(ChatSchema.ChatRequest, out, ["stream"], /set stream to false/)
         out.tools = []
-        expectValid(ChatRequest, out)
+        expectValid(ChatSchema.ChatRequest, out)
       }),
       runs
     )
@@ -455,7 +457,7 @@ describe("chat request: rules across fields", () => {
         fc.array(validChatTool, { minLength: 1, maxLength: 2 }),
         (request, n, tools) => {
           const out = { ...copy(request), stream: true, n, temperature: 0, tools }
-          expectIssuesAt(ChatRequest, out, ["temperature", "n", "stream"])
+          expectIssuesAt(ChatSchema.ChatRequest, out, ["temperature", "n", "stream"])
         }
       ),
       runs
@@ -505,7 +507,7 @@ describe("chat request: several breaches at once", () => {
       fc.property(calmRequest, fc.subarray([...breaches], { minLength: 2 }), (request, chosen) => {
         const out = copy(request)
         const paths = chosen.map((breach) => breach.apply(out))
-        expectIssuesAt(ChatRequest, out, paths)
+        expectIssuesAt(ChatSchema.ChatRequest, out, paths)
       }),
       runs
     )

@@ -2,17 +2,12 @@
  * The validators never crash: any value gives either a decoded request or `ValidationError` issues, and
  * fields the interface does not list are kept rather than rejected.
  */
-import { describe, expect, it } from "@effect/vitest"
-import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
-import * as Exit from "effect/Exit"
+import { describe, Effect, Exit, expect, isFailure, it, outcome } from "@studio-effect/line"
+import { validateRequest } from "@studio-effect/line/src/internal/schema/validate.js"
 import * as fc from "fast-check"
-import { extraFields, validChatRequest, validRunRequest } from "../../../conformance/test/validation/arbitraries.js"
-import { expectActionable, expectValid, wireForm } from "../../../conformance/test/validation/support.js"
-import { ChatRequest } from "../../src/ChatSchema.js"
-import { validateRequest } from "../../src/internal/schema/validate.js"
-import { RunRequest } from "../../src/MaestroSchema.js"
-import { ValidationError } from "../../src/StudioError.js"
+import { ChatSchema, MaestroSchema, StudioError } from "studio-effect"
+import { extraFields, validChatRequest, validRunRequest } from "./arbitraries.js"
+import { expectActionable, expectValid, wireForm } from "./support.js"
 
 const chatFieldNames = [
   "model",
@@ -50,8 +45,13 @@ const withOneFieldReplaced = <A extends object>(valid: fc.Arbitrary<A>, names: R
   )
 
 const schemas = [
-  { name: "ChatRequest", schema: ChatRequest as any, fields: chatFieldNames, valid: validChatRequest as any },
-  { name: "RunRequest", schema: RunRequest as any, fields: runFieldNames, valid: validRunRequest as any }
+  {
+    name: "ChatRequest",
+    schema: ChatSchema.ChatRequest as any,
+    fields: chatFieldNames,
+    valid: validChatRequest as any
+  },
+  { name: "RunRequest", schema: MaestroSchema.RunRequest as any, fields: runFieldNames, valid: validRunRequest as any }
 ] as const
 
 describe.each(schemas)("$name never crashes", ({ fields, schema, valid }) => {
@@ -65,12 +65,12 @@ describe.each(schemas)("$name never crashes", ({ fields, schema, valid }) => {
   it("any value gives a decoded request or actionable issues, never an exception or a defect", () => {
     fc.assert(
       fc.property(inputs, (input) => {
-        // A defect or an exception would make the exit a failure; a broken rule is a `Left`.
-        const exit = Effect.runSyncExit(Effect.either(validateRequest("test", schema, input)))
+        // A defect or an exception would make the exit a failure; a broken rule is a `Failure` result.
+        const exit = Effect.runSyncExit(outcome(validateRequest("test", schema, input)))
         expect(Exit.isSuccess(exit)).toBe(true)
-        if (Exit.isSuccess(exit) && Either.isLeft(exit.value)) {
-          const error = exit.value.left
-          expect(error).toBeInstanceOf(ValidationError)
+        if (Exit.isSuccess(exit) && isFailure(exit.value)) {
+          const error = exit.value.failure
+          expect(error).toBeInstanceOf(StudioError.ValidationError)
           expect(error.issues.length).toBeGreaterThan(0)
           error.issues.forEach(expectActionable)
           expect(error.message).toMatch(/^Invalid test request:/)
@@ -98,7 +98,7 @@ describe("unknown nested fields", () => {
       messages: [{ role: "user", content: "hi", name: "ada" }],
       tools: [{ type: "function", function: { name: "f", description: "d", strict: true } }]
     }
-    expect(expectValid(ChatRequest, request)).toEqual(request)
+    expect(expectValid(ChatSchema.ChatRequest, request)).toEqual(request)
   })
 
   it("an unknown field on a run tool or requirement is kept", () => {
@@ -106,6 +106,6 @@ describe("unknown nested fields", () => {
       requirements: [{ name: "n", description: "d", weight: 2 }],
       tools: [{ type: "web_search", urls: ["example.com"], max_results: 3 }]
     }
-    expect(expectValid(RunRequest, request)).toEqual(request)
+    expect(expectValid(MaestroSchema.RunRequest, request)).toEqual(request)
   })
 })

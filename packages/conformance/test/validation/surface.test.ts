@@ -2,27 +2,24 @@
  * Validation through the public operations: a request that breaks a rule fails with `ValidationError`
  * listing the issue at its path, and the transport is never called. A valid request does reach it.
  */
-import * as HttpClient from "@effect/platform/HttpClient"
-import type * as HttpClientRequest from "@effect/platform/HttpClientRequest"
-import * as HttpClientResponse from "@effect/platform/HttpClientResponse"
-import { describe, expect, it } from "@effect/vitest"
-import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
-import * as Layer from "effect/Layer"
-import * as Redacted from "effect/Redacted"
-import * as Stream from "effect/Stream"
-import * as fc from "fast-check"
 import {
-  invalidWebSearchUrl,
-  validChatRequest,
-  validChatTool,
-  validRunRequest
-} from "../../../conformance/test/validation/arbitraries.js"
-import { copy, expectActionable, wireForm } from "../../../conformance/test/validation/support.js"
-import * as Chat from "../../src/Chat.js"
-import * as Maestro from "../../src/Maestro.js"
-import * as StudioClient from "../../src/StudioClient.js"
-import { ValidationError } from "../../src/StudioError.js"
+  describe,
+  Effect,
+  expect,
+  HttpClient,
+  type HttpClientRequest,
+  HttpClientResponse,
+  isSuccess,
+  it,
+  Layer,
+  outcome,
+  Redacted,
+  Stream
+} from "@studio-effect/line"
+import * as fc from "fast-check"
+import { Chat, Maestro, StudioClient, StudioError } from "studio-effect"
+import { invalidWebSearchUrl, validChatRequest, validChatTool, validRunRequest } from "./arbitraries.js"
+import { copy, expectActionable, wireForm } from "./support.js"
 
 /** A transport that records every request it is given and answers with `answer` (or fails the fiber). */
 const recordingTransport = (answer?: unknown) => {
@@ -47,12 +44,12 @@ const bodyOf = (request: HttpClientRequest.HttpClientRequest): unknown =>
   request.body._tag === "Uint8Array" ? JSON.parse(new TextDecoder().decode(request.body.body)) : undefined
 
 /** Runs an operation and returns its `ValidationError` (failing the test on anything else). */
-const validationErrorOf = async <A, E>(effect: Effect.Effect<A, E>): Promise<ValidationError> => {
-  const result = await Effect.runPromise(Effect.either(effect))
-  expect(Either.isLeft(result)).toBe(true)
-  const error = (result as Either.Left<E, A>).left
-  expect(error).toBeInstanceOf(ValidationError)
-  return error as ValidationError
+const validationErrorOf = async <A, E>(effect: Effect.Effect<A, E>): Promise<StudioError.ValidationError> => {
+  const result = await Effect.runPromise(outcome(effect))
+  if (isSuccess(result)) return expect.fail("expected a ValidationError, but the operation succeeded")
+  const error = result.failure
+  expect(error).toBeInstanceOf(StudioError.ValidationError)
+  return error as StudioError.ValidationError
 }
 
 const completion = {

@@ -5,16 +5,15 @@
  * too many bytes held by unfinished uploads, keys given outside the command line, and keys that must not
  * see one another's assistants and runs.
  */
-import { describe, expect, it } from "@effect/vitest"
+import { describe, expect, it, packageDir } from "@studio-effect/line"
 import { type ChildProcess, spawn } from "node:child_process"
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs"
 import * as net from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { fileURLToPath } from "node:url"
-import { startServe, stop } from "../../../conformance/test/support/serve.js"
+import { startServe, stop } from "../support/serve.js"
 
-const bin = fileURLToPath(new URL("../../bin/studio-effect.mjs", import.meta.url))
+const bin = join(packageDir, "bin/studio-effect.mjs")
 const spawning = { timeout: 60_000 }
 const chatPath = "/studio/v1/chat/completions"
 

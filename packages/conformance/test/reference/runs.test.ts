@@ -1,10 +1,8 @@
-import { describe, expect, it } from "@effect/vitest"
-import * as Effect from "effect/Effect"
-import * as TestClock from "effect/TestClock"
+import { describe, Effect, expect, it, TestClock } from "@studio-effect/line"
+import { MaestroSchema } from "studio-effect"
 import { detect } from "studio-effect-core/reference/language"
-import { call } from "../../../conformance/test/reference/support.js"
-import { countWords } from "../../src/MaestroSchema.js"
-import * as Reference from "../../src/reference/index.js"
+import * as Reference from "studio-effect/reference"
+import { call } from "./support.js"
 
 const inService = <A, E>(effect: Effect.Effect<A, E, any>, options: Reference.ReferenceOptions = {}) =>
   Effect.provide(effect, Reference.layer(options)) as Effect.Effect<A, E>
@@ -91,7 +89,7 @@ describe("requirements are checked on the result", () => {
     inService(Effect.gen(function*() {
       const requirements = [{ name: "short", description: "Keep it to at most 8 words." }]
       const medium = yield* completed({ input: "Describe the ocean", requirements, include, budget: "medium" })
-      expect(countWords(medium.result)).toBeLessThanOrEqual(8)
+      expect(MaestroSchema.countWords(medium.result)).toBeLessThanOrEqual(8)
       expect(scoreOf(medium, "short")).toMatchObject({
         score: 1,
         is_mandatory: false,
@@ -99,7 +97,7 @@ describe("requirements are checked on the result", () => {
       })
       expect(medium.requirements_result.score).toBe(1)
       const low = yield* completed({ input: "Describe the ocean", requirements, include, budget: "low" })
-      expect(countWords(low.result)).toBeGreaterThan(8)
+      expect(MaestroSchema.countWords(low.result)).toBeGreaterThan(8)
       expect(scoreOf(low, "short").score).toBeLessThan(1)
       expect(scoreOf(low, "short").reason).toMatch(/over the limit of 8/)
     })))

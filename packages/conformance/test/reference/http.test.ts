@@ -1,23 +1,18 @@
-import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
-import { describe, expect, layer } from "@effect/vitest"
+import { describe, Effect, expect, Layer, layer, NodeHttpServer } from "@studio-effect/line"
 import { AI21 } from "ai21"
-import * as Effect from "effect/Effect"
-import * as HttpServer from "effect/http/HttpServer"
-import * as Layer from "effect/Layer"
-import * as NetAddress from "effect/net/NetAddress"
 import * as http from "node:http"
-import * as Reference from "../../src/reference/index.js"
+import type { AddressInfo } from "node:net"
+import * as Reference from "studio-effect/reference"
+
+/** The Node server the reference service is served on, kept to read the port it was given. */
+const nodeServer = http.createServer()
 
 /** The reference service served by `Reference.serve` on a Node server bound to 127.0.0.1, port 0. */
 const ServerLive = Reference.serve({ apiKeys: ["ai21-test-key"] }).pipe(
-  Layer.provideMerge(NodeHttpServer.layer(() => http.createServer(), { port: 0, host: "127.0.0.1" }))
+  Layer.provideMerge(NodeHttpServer.layer(() => nodeServer, { port: 0, host: "127.0.0.1" }))
 )
 
-const baseUrl = Effect.map(HttpServer.HttpServer, (server) => {
-  const address = server.address
-  if (!NetAddress.isInetAddress(address)) throw new Error("expected an internet address")
-  return `http://127.0.0.1:${address.port}`
-})
+const baseUrl = Effect.sync(() => `http://127.0.0.1:${(nodeServer.address() as AddressInfo).port}`)
 
 layer(ServerLive)("the official ai21 SDK against the reference service over HTTP", (it) => {
   const messages = [{ role: "user" as const, content: "Say hello to the reference service" }]

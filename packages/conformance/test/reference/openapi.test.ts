@@ -1,16 +1,6 @@
-import { describe, expect, it } from "@effect/vitest"
-import * as Effect from "effect/Effect"
-import * as TestClock from "effect/TestClock"
-import {
-  type Answer,
-  call,
-  chunkSchema,
-  errorsOf,
-  events,
-  openApiErrors,
-  operations
-} from "../../../conformance/test/reference/support.js"
-import * as Reference from "../../src/reference/index.js"
+import { describe, Effect, expect, it, TestClock } from "@studio-effect/line"
+import * as Reference from "studio-effect/reference"
+import { type Answer, call, chunkSchema, errorsOf, events, openApiErrors, operations } from "./support.js"
 
 const chatOp = "POST /studio/v1/chat/completions"
 const createRunOp = "POST /studio/v1/maestro/runs"
