@@ -2,7 +2,7 @@
  * `studio-effect/undici` as an `HttpClient` of its own, over a real socket on 127.0.0.1: what any user of
  * the platform's interface gets from it (bodies of every kind both ways, headers, cookies, redirects
  * returned, failures typed, interruption releasing the socket). The client's own use of it runs through the
- * whole fault matrix, the bounds and the fiber counts (`test/reliability/`, `test/fibers.test.ts`).
+ * whole fault matrix, the bounds and the fiber counts (the conformance suite's `reliability/` and `fibers.test.ts`).
  */
 import * as HttpBody from "@effect/platform/HttpBody"
 import * as HttpClient from "@effect/platform/HttpClient"

@@ -1,92 +1,23 @@
 /**
- * The package as published. The tarball's file list (`npm pack --dry-run`), and a newcomer's first steps
- * from the packed tarball in a fresh project already on Effect 4 (`npm install effect`): the README's install
- * line as written (from the npm registry) downgrades nothing, the README's main sample type-checks (NodeNext
- * and Bundler resolution) and runs against a reference service on 127.0.0.1, and the `studio-effect` command
- * works through `npx`. dist/ is built by the global setup.
+ * The published package's own facts on the Effect 4 line: its dependencies and peers, the Node.js it runs on,
+ * and the README's install lines and what it says of module resolution. (The tarball and a newcomer's first
+ * steps from it are tested once for both lines, in the conformance suite's package.test.ts.)
  */
-import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { Effect, Exit, Scope } from "effect"
-import { execFile } from "node:child_process"
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
-import { createRequire } from "node:module"
-import { tmpdir } from "node:os"
-import { dirname, join } from "node:path"
+import { describe, expect, it } from "@effect/vitest"
+import { readFileSync } from "node:fs"
+import { join } from "node:path"
 import { fileURLToPath } from "node:url"
-import { pack } from "../../../scripts/pack.mjs"
-import * as Reference from "../src/reference/index.js"
 
 const root = fileURLToPath(new URL("..", import.meta.url))
 const packageJson = JSON.parse(readFileSync(join(root, "package.json"), "utf8"))
 const readme = readFileSync(join(root, "README.md"), "utf8")
 
-/** TypeScript's compiler, wherever the workspace installed it. */
-const tsc = join(dirname(createRequire(import.meta.url).resolve("typescript/package.json")), "bin/tsc")
+/** The README's install line, and the line that installs what its programs run with (`NodeRuntime.runMain`). */
+const installLine = /^npm install studio-effect(?:@\S+)? .*$/m.exec(readme)?.[0]
+const runMainInstallLine = /^## Use\n[\s\S]*?`(npm install @effect\/platform-node@[^`]+)`/m.exec(readme)?.[1]
+const moduleResolutionNote = "\"moduleResolution\"` set to `\"NodeNext\"`, `\"Node16\"` or `\"Bundler\"`"
 
-interface Result {
-  readonly code: number
-  readonly stdout: string
-  readonly stderr: string
-}
-
-const exec = (
-  command: string,
-  args: ReadonlyArray<string>,
-  options: { readonly cwd: string; readonly env?: Record<string, string>; readonly timeout?: number }
-) =>
-  new Promise<Result>((resolve) => {
-    execFile(
-      command,
-      args,
-      {
-        cwd: options.cwd,
-        env: { ...process.env, STUDIO_API_KEY: "", STUDIO_BASE_URL: "", NO_COLOR: "1", ...options.env },
-        timeout: options.timeout ?? 120_000,
-        maxBuffer: 64 * 1024 * 1024
-      },
-      (error, stdout, stderr) =>
-        resolve({ code: error === null ? 0 : typeof error.code === "number" ? error.code : 1, stdout, stderr })
-    )
-  })
-
-const packedFiles = async (): Promise<ReadonlyArray<string>> => {
-  const result = await exec("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: root })
-  expect(result.code, result.stderr).toBe(0)
-  return JSON.parse(result.stdout)[0].files.map((file: { readonly path: string }) => file.path)
-}
-
-describe("the tarball", () => {
-  it("holds dist, sources, bin, docs, examples, README and LICENSE, and nothing of the repository's own", async () => {
-    const files = await packedFiles()
-    for (const file of ["package.json", "README.md", "LICENSE", "bin/studio-effect.mjs", "dist/cli/main.js"]) {
-      expect(files).toContain(file)
-    }
-    for (const name of readdirSync(join(root, "docs"))) expect(files).toContain(`docs/${name}`)
-    for (const name of readdirSync(join(root, "examples"))) expect(files).toContain(`examples/${name}`)
-    for (const entry of Object.values(packageJson.exports) as ReadonlyArray<Record<string, string>>) {
-      for (const target of Object.values(entry)) expect(files).toContain(target.replace(/^\.\//, ""))
-    }
-    const topLevel = new Set(files.map((file) => file.split("/")[0]))
-    expect([...topLevel].sort()).toEqual(
-      ["LICENSE", "README.md", "bin", "dist", "docs", "examples", "package.json", "src"]
-    )
-    // dist/ is built afresh: every module in it comes from a source file
-    for (const file of files.filter((file) => file.startsWith("dist/") && file.endsWith(".js"))) {
-      expect(files, `${file} has no source`).toContain(file.replace(/^dist\//, "src/").replace(/\.js$/, ".ts"))
-    }
-  })
-
-  it("says where it comes from and builds before packing, never on install", () => {
-    expect(packageJson.license).toBe("MIT")
-    expect(readFileSync(join(root, "LICENSE"), "utf8")).toMatch(/^MIT License/)
-    expect(packageJson.repository.url).toMatch(/^git\+https:\/\//)
-    expect(packageJson.homepage).toMatch(/^https:\/\//)
-    for (const script of ["prepare", "preinstall", "install", "postinstall"]) {
-      expect(packageJson.scripts[script], script).toBeUndefined()
-    }
-    expect(packageJson.scripts.prepack).toContain("npm run build")
-  })
-
+describe("the package as published, Effect 4 line", () => {
   it("the command needs nothing but effect; peers are the README's versions of the Effect 4 line", () => {
     // effect/cli and effect/ai are part of effect: the only regular dependency is the shared core
     expect(Object.keys(packageJson.dependencies)).toEqual(["studio-effect-core"])
@@ -97,232 +28,13 @@ describe("the tarball", () => {
     expect(readme).toContain("npm install @effect/platform-node@^4.1")
     expect(readme).toContain("Node.js 22.19")
   })
-})
 
-/** stderr without npm's warnings about this machine's own npm configuration (printed by `npx` itself). */
-const withoutNpmConfigWarnings = (stderr: string) =>
-  stderr.split("\n").filter((line) => line.trim() !== "" && !/^npm warn Unknown \w+ config/.test(line)).join("\n")
-
-/** The README's install line, and its main program (the first TypeScript block). */
-const installLine = /^npm install studio-effect .*$/m.exec(readme)?.[0]
-const mainSample = /```ts\n([\s\S]*?)```/.exec(readme)?.[1]
-/** The line that installs what the README's programs run with (`NodeRuntime.runMain`), given before the first. */
-const runMainInstallLine = /^## Use\n[\s\S]*?`(npm install @effect\/platform-node@[^`]+)`/m.exec(readme)?.[1]
-
-/** The version of every package installed in a project, by its path in node_modules. */
-const installedVersions = (project: string): ReadonlyMap<string, string> => {
-  const lock = JSON.parse(readFileSync(join(project, "node_modules/.package-lock.json"), "utf8"))
-  return new Map(
-    Object.entries(lock.packages as Record<string, { readonly version?: string }>).flatMap(([path, entry]) =>
-      entry.version === undefined ? [] : [[path, entry.version] as const]
-    )
-  )
-}
-
-/** Compares two versions by their release numbers (a prerelease is below its release). */
-const compareVersions = (a: string, b: string): number => {
-  const parse = (version: string) => {
-    const [release = "", prerelease] = version.split("-", 2)
-    return { numbers: release.split(".").map(Number), prerelease }
-  }
-  const left = parse(a)
-  const right = parse(b)
-  for (let i = 0; i < 3; i++) {
-    const difference = (left.numbers[i] ?? 0) - (right.numbers[i] ?? 0)
-    if (difference !== 0) return difference
-  }
-  if (left.prerelease === right.prerelease) return 0
-  if (left.prerelease === undefined) return 1
-  if (right.prerelease === undefined) return -1
-  return left.prerelease < right.prerelease ? -1 : 1
-}
-
-describe("a newcomer's first steps, from the packed tarball in a fresh project on Effect 4", () => {
-  const project = mkdtempSync(join(tmpdir(), "studio-effect-fresh-"))
-  const scope = Effect.runSync(Scope.make())
-  let serviceUrl = ""
-
-  beforeAll(async () => {
-    const server = await Effect.runPromise(Scope.provide(Reference.listen({ port: 0 }), scope))
-    serviceUrl = server.url
+  it("the README installs it as studio-effect over effect 4, and says the older module resolution cannot see its types", () => {
+    expect(packageJson.name).toBe("studio-effect")
+    expect(installLine).toBe("npm install studio-effect effect@^4.1")
+    expect(runMainInstallLine).toBe("npm install @effect/platform-node@^4.1")
+    // Effect 4's own types need `exports`: the older `node` resolution cannot see them, nor this package's
+    expect(readme).toContain(moduleResolutionNote)
+    expect(Object.keys(packageJson.exports)).toEqual([".", "./reference", "./ai", "./promise"])
   })
-
-  afterAll(async () => {
-    await Effect.runPromise(Scope.close(scope, Exit.void))
-    rmSync(project, { recursive: true, force: true })
-  })
-
-  it(
-    "installs with the README's line over effect 4, downgrading nothing, runs its main sample, and the command works through npx",
-    async () => {
-      expect(installLine).toBe("npm install studio-effect effect@^4.1")
-      expect(mainSample).toBeDefined()
-
-      // the package as published, under its published name, and the core it depends on
-      const tarball = pack(root, project)
-      const coreTarball = pack(join(root, "../core"), project)
-      writeFileSync(
-        join(project, "package.json"),
-        JSON.stringify({ name: "fresh-project", version: "1.0.0", private: true, type: "module" })
-      )
-
-      // a project on Effect 4: the registry's effect
-      const effect = await exec("npm", ["install", "--no-audit", "--no-fund", "effect"], {
-        cwd: project,
-        timeout: 300_000
-      })
-      expect(effect.code, effect.stdout + effect.stderr).toBe(0)
-      const before = installedVersions(project)
-      expect(before.get("node_modules/effect")).toMatch(/^4\./)
-
-      // the README's line as written, with the tarball in place of the registry's studio-effect
-      const args = [
-        coreTarball,
-        ...installLine!.split(" ").slice(2).map((arg) => arg === "studio-effect" ? tarball : arg)
-      ]
-      const installed = await exec("npm", ["install", "--no-audit", "--no-fund", ...args], {
-        cwd: project,
-        timeout: 300_000
-      })
-      expect(installed.code, installed.stdout + installed.stderr).toBe(0)
-      expect(installed.stderr).not.toMatch(/ERESOLVE|prepare/i)
-      expect(existsSync(join(project, "node_modules/studio-effect/dist/index.js"))).toBe(true)
-      expect(existsSync(join(project, "node_modules/@effect/platform-node"))).toBe(false)
-      const after = installedVersions(project)
-      for (const [path, version] of before) {
-        expect(after.has(path), `${path} was removed`).toBe(true)
-        expect(compareVersions(after.get(path)!, version), `${path} went from ${version} to ${after.get(path)}`)
-          .toBeGreaterThanOrEqual(0)
-      }
-
-      // a plain Node.js script on the Promise API, catching an error by its tag
-      writeFileSync(
-        join(project, "promise.mjs"),
-        [
-          `import { NotFound, Studio } from "studio-effect/promise"`,
-          `const studio = new Studio()`,
-          `const reply = await studio.chat.create({ model: "fpmodel-mini", messages: [{ role: "user", content: "Hi" }] })`,
-          `console.log("answer", reply.choices[0].message.content.length > 0)`,
-          `try {`,
-          `  await studio.assistants.retrieve("asst_missing")`,
-          `} catch (error) {`,
-          `  if (error._tag === "NotFound") console.log("caught", error._tag, error.status, error instanceof NotFound)`,
-          `}`,
-          `await studio.close()`
-        ].join("\n")
-      )
-      const promised = await exec(process.execPath, ["promise.mjs"], {
-        cwd: project,
-        env: { STUDIO_BASE_URL: serviceUrl, STUDIO_API_KEY: "newcomer-key" }
-      })
-      expect(promised.code, promised.stderr).toBe(0)
-      expect(promised.stdout).toBe("answer true\ncaught NotFound 404 true\n")
-
-      // serving over HTTP without the optional @effect/platform-node names its install line
-      writeFileSync(
-        join(project, "listen.mjs"),
-        [
-          `import { Effect } from "effect"`,
-          `import * as Reference from "studio-effect/reference"`,
-          `const exit = await Effect.runPromiseExit(Effect.scoped(Reference.listen()))`,
-          `if (exit._tag === "Failure") console.error(exit.cause.defect?.message ?? String(exit.cause))`
-        ].join("\n")
-      )
-      const listened = await exec(process.execPath, ["listen.mjs"], { cwd: project })
-      expect(listened.stderr).toContain("npm install @effect/platform-node@^4.1")
-
-      const npx = (...command: ReadonlyArray<string>) => exec("npx", ["studio-effect", ...command], { cwd: project })
-      const version = await npx("--version")
-      expect(version.code, version.stderr).toBe(0)
-      expect(version.stdout.trim()).toBe(packageJson.version)
-
-      const chat = await npx("chat", "--reference", "Hello")
-      expect(chat.code, chat.stderr).toBe(0)
-      expect(chat.stdout).toContain("\"Hello\"")
-
-      const run = await npx(
-        "run",
-        "--reference",
-        "Write two tips",
-        "--requirement",
-        "list=Answer as a numbered list",
-        "--budget",
-        "medium"
-      )
-      expect(run.code, run.stderr).toBe(0)
-      expect(run.stdout).toContain("Write two tips")
-      // the README's example passes its requirement
-      expect(run.stdout).toMatch(/^list\s+1\.00/m)
-
-      // serving needs the optional @effect/platform-node, which the README's first line does not install
-      const serve = await npx("serve", "--port", "0")
-      expect(serve.code).not.toBe(0)
-      expect(withoutNpmConfigWarnings(serve.stderr)).toBe(
-        "studio-effect: studio-effect serve needs @effect/platform-node, an optional dependency: " +
-          "npm install @effect/platform-node@^4.1"
-      )
-
-      // the README's programs run with NodeRuntime.runMain: its line installs @effect/platform-node
-      expect(runMainInstallLine).toBe("npm install @effect/platform-node@^4.1")
-      const platformNode = await exec("npm", [
-        "install",
-        "--no-audit",
-        "--no-fund",
-        ...runMainInstallLine!.split(" ").slice(2)
-      ], {
-        cwd: project,
-        timeout: 300_000
-      })
-      expect(platformNode.code, platformNode.stdout + platformNode.stderr).toBe(0)
-      expect(platformNode.stderr).not.toMatch(/ERESOLVE/i)
-
-      writeFileSync(join(project, "main.ts"), mainSample!)
-      const resolutions = {
-        NodeNext: { module: "NodeNext", moduleResolution: "NodeNext", outDir: "out" },
-        Bundler: { module: "ESNext", moduleResolution: "Bundler", noEmit: true }
-      }
-      for (const [name, options] of Object.entries(resolutions)) {
-        const compilerOptions = {
-          strict: true,
-          target: "ES2022",
-          lib: ["ES2022", "DOM"],
-          skipLibCheck: true,
-          ...options
-        }
-        writeFileSync(
-          join(project, `tsconfig.${name}.json`),
-          JSON.stringify({ compilerOptions: { ...compilerOptions, types: [] }, files: ["main.ts"] })
-        )
-        const checked = await exec(process.execPath, [tsc, "-p", `tsconfig.${name}.json`], { cwd: project })
-        expect(checked.code, `${name}: ${checked.stdout}`).toBe(0)
-      }
-      // the older resolution cannot see Effect 4's own types (nor this package's), as the README says
-      expect(readme).toContain("\"moduleResolution\"` set to `\"NodeNext\"`, `\"Node16\"` or `\"Bundler\"`")
-      writeFileSync(
-        join(project, "tsconfig.Node10.json"),
-        JSON.stringify({
-          compilerOptions: { strict: true, module: "ESNext", moduleResolution: "node", noEmit: true, types: [] },
-          files: ["main.ts"]
-        })
-      )
-      const node10 = await exec(process.execPath, [tsc, "-p", "tsconfig.Node10.json"], { cwd: project })
-      expect(node10.code).not.toBe(0)
-      expect(node10.stdout).toContain("Cannot find module 'effect'")
-
-      const ran = await exec(process.execPath, ["out/main.js"], {
-        cwd: project,
-        env: { STUDIO_BASE_URL: serviceUrl, STUDIO_API_KEY: "newcomer-key" }
-      })
-      expect(ran.code, ran.stderr).toBe(0)
-      expect(ran.stdout).toContain("reference service")
-      expect(ran.stdout).toContain("completed")
-
-      // with no key, the same program runs against the embedded reference service, and says so
-      const keyless = await exec(process.execPath, ["out/main.js"], { cwd: project, env: { STUDIO_API_KEY: "" } })
-      expect(keyless.code, keyless.stderr).toBe(0)
-      expect(keyless.stdout).toContain("completed")
-      expect(keyless.stdout + keyless.stderr).toContain("reference service embedded in memory")
-    },
-    600_000
-  )
 })

@@ -6,10 +6,21 @@
  * stack, an interruption prints nothing, and the exit code is Effect's. (A program run with them is tested in
  * a process of its own by docs-samples.test.ts and reference/examples.test.ts.)
  */
-import { afterEach, describe, expect, it, vi } from "@effect/vitest"
-import { Cause, Effect, Equal, Exit } from "effect"
-import { Assistants, StudioError } from "../src/index.js"
-import * as Reference from "../src/reference/index.js"
+import {
+  afterEach,
+  Cause,
+  combineCauses,
+  describe,
+  Effect,
+  equals,
+  Exit,
+  expect,
+  interruptedExitCode,
+  it,
+  vi
+} from "@studio-effect/line"
+import { Assistants, StudioError } from "studio-effect"
+import * as Reference from "studio-effect/reference"
 
 const refused = new StudioError.AuthError({ status: 401, detail: "Forbidden.", requestId: "req-1" })
 const invalid = new StudioError.ValidationError({
@@ -48,7 +59,7 @@ describe("an error as Effect prints it", () => {
     expect(refused.stack).toBe(`AuthError: ${refused.message}`)
     expect([refused._tag, refused.status, refused.requestId]).toEqual(["AuthError", 401, "req-1"])
     expect(refused).toBeInstanceOf(StudioError.AuthError)
-    expect(Equal.equals(refused, same)).toBe(true)
+    expect(equals(refused, same)).toBe(true)
     expect(JSON.parse(JSON.stringify(refused))).toEqual({
       _tag: "AuthError",
       status: 401,
@@ -77,7 +88,7 @@ describe("StudioError.reportInOneLine", () => {
   })
 
   it("prints one line for each of several failures", () => {
-    const { code, printed } = tearDown(Exit.failCause(Cause.combine(Cause.fail(refused), Cause.fail(invalid))))
+    const { code, printed } = tearDown(Exit.failCause(combineCauses(Cause.fail(refused), Cause.fail(invalid))))
     expect(printed.split("\n").map((line) => line.split(":")[0])).toEqual(["AuthError", "ValidationError"])
     expect(code).toBe(1)
   })
@@ -88,8 +99,8 @@ describe("StudioError.reportInOneLine", () => {
     expect(code).toBe(1)
   })
 
-  it("prints nothing for an interruption, whose code is 130 as Effect gives it", () => {
-    expect(tearDown(Exit.interrupt(1))).toEqual({ printed: "", code: 130 })
+  it("prints nothing for an interruption, whose code is the one Effect gives it", () => {
+    expect(tearDown(Effect.runSyncExit(Effect.interrupt))).toEqual({ printed: "", code: interruptedExitCode })
     expect(tearDown(Exit.void)).toEqual({ printed: "", code: 0 })
   })
 })

@@ -4,14 +4,24 @@
  * one pull per network read (not per element), errors as their `StudioError`, and the connection released
  * when the consumer leaves early.
  */
-import { describe, expect, it } from "@effect/vitest"
-import { Context, Effect, Layer, ManagedRuntime, Metric, Redacted, Stream } from "effect"
-import { testServer } from "../../conformance/test/support/testServer.js"
-import { Chat, type ChatSchema, StudioClient } from "../src/index.js"
-import { decodeEvents } from "../src/internal/stream/sse.js"
-import * as Reference from "../src/reference/index.js"
-import { ForkCounter } from "./line/index.js"
-import { transportLayers } from "./line/index.js"
+import {
+  bridgeFibers,
+  collect,
+  countFibers,
+  currentRuntime,
+  describe,
+  Effect,
+  expect,
+  it,
+  Layer,
+  ManagedRuntime,
+  Redacted,
+  Stream,
+  transportLayers
+} from "@studio-effect/line"
+import { Chat, type ChatSchema, StudioClient } from "studio-effect"
+import * as Reference from "studio-effect/reference"
+import { testServer } from "./support/testServer.js"
 
 const id = "chat-0123456789abcdef0123456789abcdef"
 const chunkEvent = (delta: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
@@ -26,6 +36,13 @@ const streamChunks = [
   "NE]\n\n"
 ]
 const request: ChatSchema.ChatRequest = { model: "fpmodel-mini", messages: [{ role: "user", content: "Hi" }] }
+
+/** The `data` of each event of SSE text, in order (each event a single `data` line, as the SDK writes them). */
+const eventsOf = (text: string): Array<string> =>
+  text.split("\n\n").filter((event) => event !== "").map((event) => {
+    expect(event).toMatch(/^data: [^\n]*$/)
+    return event.slice("data: ".length)
+  })
 
 for (const [name, transport] of transportLayers) {
   describe(`Chat.stream outside Effect (${name})`, () => {
@@ -54,7 +71,7 @@ for (const [name, transport] of transportLayers) {
         for await (const text of Chat.toAsyncIterable(Chat.textDeltas(Chat.stream(request)), runtime)) {
           texts.push(text)
         }
-        const expected = await runtime.runPromise(Stream.runCollect(Chat.textDeltas(Chat.stream(request))))
+        const expected = await runtime.runPromise(collect(Chat.textDeltas(Chat.stream(request))))
         expect(texts).toEqual(expected)
         expect(texts.join("")).toBe(tokens.join(""))
       }))
@@ -64,7 +81,7 @@ for (const [name, transport] of transportLayers) {
         const reader = Chat.stream(request).pipe(Chat.toReadableStream(runtime)).getReader()
         const chunks: Array<ChatSchema.ChatCompletionChunk> = []
         for (let next = await reader.read(); !next.done; next = await reader.read()) chunks.push(next.value)
-        const expected = await runtime.runPromise(Stream.runCollect(Chat.stream(request)))
+        const expected = await runtime.runPromise(collect(Chat.stream(request)))
         expect(chunks).toEqual(expected)
         expect(chunks.at(-1)?.choices[0]?.finish_reason).toBe("stop")
       }))
@@ -74,15 +91,10 @@ for (const [name, transport] of transportLayers) {
         const bytes = Chat.stream(request).pipe(Chat.toEventStream(runtime))
         const text = await new Response(bytes).text()
         expect(text.endsWith("data: [DONE]\n\n")).toBe(true)
-        const decoded = await Effect.runPromise(
-          Stream.runCollect(
-            decodeEvents("GET", "forwarded", (data) => JSON.parse(data) as unknown)(
-              Stream.make(new TextEncoder().encode(text))
-            )
-          )
-        )
-        const expected = await runtime.runPromise(Stream.runCollect(Chat.stream(request)))
-        expect(decoded).toEqual(expected)
+        const decoded = eventsOf(text)
+        expect(decoded.at(-1)).toBe("[DONE]")
+        const expected = await runtime.runPromise(collect(Chat.stream(request)))
+        expect(decoded.slice(0, -1).map((data) => JSON.parse(data) as unknown)).toEqual(expected)
       }))
 
     it.live("a failed stream: the iterator throws its StudioError, the SSE bytes end with an error event", () =>
@@ -115,34 +127,31 @@ for (const [name, transport] of transportLayers) {
 }
 
 describe("Chat.stream outside Effect (in memory)", () => {
-  /**
-   * The fibers a whole iteration of `stream` starts, counted as the runtime starts them: each pull of
-   * `Stream.toAsyncIterableWith` runs in a fiber of its own that the caller's promise awaits in another
-   * (two per pull), and the iteration ends with one run that closes the stream's scope.
-   */
-  const fibersOf = async <A>(stream: Stream.Stream<A>, context: Context.Context<never>) => {
-    const counter = new ForkCounter()
-    let count = 0
-    for await (const _ of Chat.toAsyncIterable(stream, Context.add(context, Metric.FiberRuntimeMetrics, counter))) {
-      count++
-    }
-    return { elements: count, fibers: counter.count }
+  /** The elements of a whole iteration of `stream`, and the fibers it starts, as the runtime starts them. */
+  const fibersOf = async <A, R>(stream: Stream.Stream<A>, runtime: ManagedRuntime.ManagedRuntime<R, never>) => {
+    const count = { started: 0, ended: 0 }
+    const counted = await runtime.runPromise(countFibers(currentRuntime<R>(), count))
+    let elements = 0
+    for await (const _ of Chat.toAsyncIterable(stream, counted)) elements++
+    return { elements, fibers: count.started }
   }
+  /** A stream of one read (one chunk) of each size. */
   const reads = (...sizes: ReadonlyArray<number>) =>
-    Stream.fromArrays(...sizes.map((size) => Array.from({ length: size }, (_, i) => i)))
+    sizes.map((size) => Stream.fromIterable(Array.from({ length: size }, (_, i) => i))).reduce((all, read) =>
+      Stream.concat(all, read)
+    )
 
   it.live("one pull per read of the stream, not per element", () =>
     Effect.promise(async () => {
       const runtime = ManagedRuntime.make(Reference.layerClient())
       try {
-        const context = await runtime.context()
         // three reads of 1, 50 and 50 elements, and the same three reads ten times as large
-        const small = await fibersOf(reads(1, 50, 50), context)
-        const large = await fibersOf(reads(10, 500, 500), context)
+        const small = await fibersOf(reads(1, 50, 50), runtime)
+        const large = await fibersOf(reads(10, 500, 500), runtime)
         expect(small.elements).toBe(101)
         expect(large.elements).toBe(1010)
-        // two per pull, for three reads and the pull that finds the end, and one that closes the scope
-        expect(small.fibers).toBe(2 * 4 + 1)
+        // for three reads and the pull that finds the end
+        expect(small.fibers).toBe(bridgeFibers(4))
         expect(large.fibers).toBe(small.fibers)
         // a stream of the client, from the runtime itself
         const texts: Array<string> = []

@@ -1,15 +1,17 @@
 /**
- * The repository's benchmark harness (`bench/run.ts`) at a tiny scale, for the peers and the Effect 4
- * line: the server starts, every client runs every scenario in its own process, and every token arrives;
- * the line's imports and command are measured when its dist/ is built, and said to be missing otherwise.
- * No timing is asserted. `BENCH_CLIENTS` (comma-separated) narrows the clients.
+ * The repository's benchmark harness (`bench/run.ts`) at a tiny scale, for the peers and the line that runs
+ * it: the server starts, every client runs every scenario in its own process, and every token arrives; the
+ * line's imports and command are measured when its dist/ is built, and said to be missing otherwise. No
+ * timing is asserted. `BENCH_CLIENTS` (comma-separated) narrows the clients.
  */
-import { describe, expect, it } from "vitest"
-import { clientsOf, report, runBench } from "../../../bench/run.js"
+import { describe, expect, it, line } from "@studio-effect/line"
+import { clientsOf, lines, lineTargets, report, runBench } from "../../../bench/run.js"
 
-const clients = process.env.BENCH_CLIENTS?.split(",") ?? [...clientsOf("peer"), ...clientsOf("effect4")]
+const clients = process.env.BENCH_CLIENTS?.split(",") ?? [...clientsOf("peer"), ...clientsOf(line)]
+const { dir, title } = lines[line]
+const targets = lineTargets[line]
 
-describe("bench harness, Effect 4 line", () => {
+describe(`bench harness, ${title} line`, () => {
   it("runs every client through every scenario, and every token arrives", async () => {
     const results = await runBench({
       scale: 0.002,
@@ -35,8 +37,8 @@ describe("bench harness, Effect 4 line", () => {
         if (client !== "ai21") expect(sample!.garbled ?? 0, `${scenario} ${client}`).toBe(0)
       }
     }
-    if (clients.includes("studio4-undici")) {
-      expect(results.scenarios["validation"]?.["studio4-undici"]?.chatValidationUs).toBeGreaterThan(0)
+    if (clients.includes(targets.validation)) {
+      expect(results.scenarios["validation"]?.[targets.validation]?.chatValidationUs).toBeGreaterThan(0)
     }
     for (const client of clients) {
       expect(results.nodes[client], client).toBe(process.versions.node)
@@ -54,23 +56,24 @@ describe("bench harness, Effect 4 line", () => {
       else {
         expect(
           results.notMeasured.some((note) =>
-            note.includes("packages/effect4/dist is missing") || note.startsWith(`${id} on Node.js`)
+            note.includes(`${dir}/dist is missing`) || note.startsWith(`${id} on Node.js`)
           ),
           id
         ).toBe(true)
       }
     }
     for (const entry of ["studio-effect", "studio-effect/reference", "studio-effect/ai"]) {
-      measuredOrExplained(results.imports, `effect4:${entry}`)
+      measuredOrExplained(results.imports, `${line}:${entry}`)
     }
-    measuredOrExplained(results.commands, "effect4")
+    measuredOrExplained(results.commands, line)
 
     const printed = report(results, clients)
     expect(printed).toContain("| client | Node.js |")
     // with every client, every target of the line is judged in the report
     if (process.env.BENCH_CLIENTS === undefined) {
       expect(printed).toContain("| target | verdict | numbers |")
-      expect(printed).toContain("Effect 4 floor")
+      expect(printed).toContain(`${title} floor`)
+      expect(printed).toContain("| start-up, median of fresh processes | Node.js | ms |")
       for (
         const target of [
           "sequential requests",
@@ -82,8 +85,12 @@ describe("bench harness, Effect 4 line", () => {
           "time to first token",
           "validation of a typical chat request",
           "1M-token stream",
-          ...(results.imports["effect4:studio-effect"] === undefined ? [] : ["`import \"studio-effect\"`"]),
-          ...(results.commands["effect4"] === undefined ? [] : ["`studio-effect --version`"])
+          ...(targets.importTarget && results.imports[`${line}:studio-effect`] !== undefined
+            ? ["`import \"studio-effect\"`"]
+            : []),
+          ...(targets.commandMs !== undefined && results.commands[line] !== undefined
+            ? ["`studio-effect --version`"]
+            : [])
         ]
       ) expect(printed).toContain(target)
     }

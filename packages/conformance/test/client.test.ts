@@ -1,17 +1,32 @@
-import { describe, expect, it } from "@effect/vitest"
-import { ConfigProvider, Duration, Effect, Fiber, Layer, Logger, Redacted, Result, Stream } from "effect"
-import { FetchHttpClient, type HttpClient } from "effect/http"
-import { readFileSync } from "node:fs"
-import { advanceBy, advanceUntil, waitUntil } from "../../conformance/test/support/clock.js"
 import {
-  clientOf,
-  type RecordedRequest,
-  type ScriptedResponse,
-  testServer
-} from "../../conformance/test/support/testServer.js"
-import { Chat, type ChatSchema, StudioClient, type StudioError } from "../src/index.js"
-import { version } from "../src/internal/http/version.js"
-import { transportLayers } from "./line/index.js"
+  configFromEnv,
+  describe,
+  Duration,
+  Effect,
+  expect,
+  FetchHttpClient,
+  Fiber,
+  fork,
+  type HttpClient,
+  isDone,
+  isFailure,
+  isSuccess,
+  it,
+  Layer,
+  makeRecording,
+  type Outcome,
+  outcome,
+  packageDir,
+  Redacted,
+  Stream,
+  transportLayers
+} from "@studio-effect/line"
+import { version } from "@studio-effect/line/src/internal/http/version.js"
+import { readFileSync } from "node:fs"
+import { join } from "node:path"
+import { Chat, type ChatSchema, StudioClient, type StudioError } from "studio-effect"
+import { advanceBy, advanceUntil, waitUntil } from "./support/clock.js"
+import { clientOf, type RecordedRequest, type ScriptedResponse, testServer } from "./support/testServer.js"
 
 const completion = {
   id: "chat-0123456789abcdef0123456789abcdef",
@@ -30,13 +45,13 @@ const createAgainst = (
     const server = yield* testServer(handler)
     const result = yield* Chat.create(request).pipe(
       Effect.provide(clientOf(server.url, options, transport)),
-      Effect.result
+      outcome
     )
     return { result, requests: server.requests }
   }))
 
-const failure = (result: Result.Result<unknown, StudioError.StudioError>) => {
-  if (Result.isSuccess(result)) throw new Error("expected a failure")
+const failure = (result: Outcome<unknown, StudioError.StudioError>) => {
+  if (isSuccess(result)) throw new Error("expected a failure")
   return result.failure
 }
 
@@ -135,7 +150,7 @@ for (const [name, transport] of transportLayers) {
         const url = yield* Effect.scoped(Effect.map(testServer(() => ({ json: completion })), (server) => server.url))
         const result = yield* Chat.create(request).pipe(
           Effect.provide(clientOf(url, { maxRetries: 0 }, transport)),
-          Effect.result
+          outcome
         )
         const error = failure(result)
         expect(error._tag).toBe("TransportError")
@@ -160,8 +175,8 @@ for (const [name, transport] of transportLayers) {
         const server = yield* testServer(() => ({ status: 503, json: { detail: "overloaded" } }))
         const fiber = yield* Chat.create(request).pipe(
           Effect.provide(clientOf(server.url, {}, transport)),
-          Effect.result,
-          Effect.forkChild
+          outcome,
+          fork
         )
         yield* advanceUntil(() => server.requests.length >= 3, "250 millis")
         const result = yield* Fiber.join(fiber)
@@ -177,7 +192,7 @@ for (const [name, transport] of transportLayers) {
         )
         const fiber = yield* Chat.create(request).pipe(
           Effect.provide(clientOf(server.url, { maxRetries: 3 }, transport)),
-          Effect.forkChild
+          fork
         )
         yield* advanceUntil(() => server.requests.length >= 4, "250 millis")
         const result = yield* Fiber.join(fiber)
@@ -193,7 +208,7 @@ for (const [name, transport] of transportLayers) {
         )
         const fiber = yield* Chat.create(request).pipe(
           Effect.provide(clientOf(server.url, {}, transport)),
-          Effect.forkChild
+          fork
         )
         yield* waitUntil(() => server.requests.length === 1)
         // Let the 429 reach the retry schedule, then check nothing is sent before 3 s.
@@ -218,11 +233,11 @@ for (const [name, transport] of transportLayers) {
         const server = yield* testServer(() => ({ chunks: [], end: false }))
         const fiber = yield* Chat.create(request).pipe(
           Effect.provide(clientOf(server.url, { maxRetries: 0, timeout: "5 seconds" }, transport)),
-          Effect.result,
-          Effect.forkChild
+          outcome,
+          fork
         )
         yield* waitUntil(() => server.requests.length === 1)
-        yield* advanceUntil(() => fiber.pollUnsafe() !== undefined, "1 second", 10)
+        yield* advanceUntil(() => isDone(fiber), "1 second", 10)
         const result = yield* Fiber.join(fiber)
         const error = failure(result)
         expect(error._tag).toBe("TimeoutError")
@@ -239,11 +254,11 @@ for (const [name, transport] of transportLayers) {
         const fiber = yield* Chat.stream(request).pipe(
           Stream.runDrain,
           Effect.provide(clientOf(server.url, { streamIdleTimeout: "2 seconds" }, transport)),
-          Effect.result,
-          Effect.forkChild
+          outcome,
+          fork
         )
         yield* waitUntil(() => server.requests.length === 1)
-        yield* advanceUntil(() => fiber.pollUnsafe() !== undefined, "500 millis", 20)
+        yield* advanceUntil(() => isDone(fiber), "500 millis", 20)
         const error = failure(yield* Fiber.join(fiber))
         expect(error._tag).toBe("TimeoutError")
         if (error._tag === "TimeoutError") expect(error.phase).toBe("stream-idle")
@@ -265,13 +280,13 @@ for (const [name, transport] of transportLayers) {
           Chat.textDeltas,
           Stream.runCollect,
           Effect.provide(clientOf(server.url, { streamIdleTimeout: "2 seconds" }, transport)),
-          Effect.result,
-          Effect.forkChild
+          outcome,
+          fork
         )
         yield* waitUntil(() => server.requests.length === 1)
-        yield* advanceUntil(() => fiber.pollUnsafe() !== undefined, "500 millis", 200)
+        yield* advanceUntil(() => isDone(fiber), "500 millis", 200)
         const result = yield* Fiber.join(fiber)
-        expect(Result.isSuccess(result) && [...result.success].join("")).toBe("t0t1t2t3t4t5t6t7")
+        expect(isSuccess(result) && [...result.success].join("")).toBe("t0t1t2t3t4t5t6t7")
       }).pipe(Effect.scoped))
 
     it.effect("interrupting a request closes its socket", () =>
@@ -279,7 +294,7 @@ for (const [name, transport] of transportLayers) {
         const server = yield* testServer(() => ({ chunks: [], end: false }))
         const fiber = yield* Chat.create(request).pipe(
           Effect.provide(clientOf(server.url, {}, transport)),
-          Effect.forkChild
+          fork
         )
         yield* waitUntil(() => server.requests.length === 1)
         yield* Fiber.interrupt(fiber)
@@ -294,7 +309,7 @@ describe("configuration", () => {
     Effect.gen(function*() {
       const server = yield* testServer(() => ({ json: completion }))
       const layer = StudioClient.layer({ baseUrl: server.url }).pipe(Layer.provide(FetchHttpClient.layer))
-      const result = yield* Chat.create(request).pipe(Effect.provide(layer), Effect.result)
+      const result = yield* Chat.create(request).pipe(Effect.provide(layer), outcome)
       expect(failure(result)._tag).toBe("AuthError")
       expect(server.requests.length).toBe(0)
     }).pipe(Effect.scoped))
@@ -302,10 +317,10 @@ describe("configuration", () => {
   it.effect("layerConfig reads STUDIO_API_KEY and STUDIO_BASE_URL", () =>
     Effect.gen(function*() {
       const server = yield* testServer(() => ({ json: completion }))
-      const config = ConfigProvider.fromEnvRecord({ STUDIO_API_KEY: "sk-env", STUDIO_BASE_URL: server.url })
+      const config = { STUDIO_API_KEY: "sk-env", STUDIO_BASE_URL: server.url }
       const layer = StudioClient.layerConfig().pipe(
         Layer.provide(FetchHttpClient.layer),
-        Layer.provide(ConfigProvider.layer(config))
+        Layer.provide(configFromEnv(config))
       )
       yield* Chat.create(request).pipe(Effect.provide(layer))
       expect(server.requests[0]!.headers["authorization"]).toBe("Bearer sk-env")
@@ -316,11 +331,11 @@ describe("configuration", () => {
       const server = yield* testServer(() => ({ json: {} }))
       const layer = StudioClient.layerConfig().pipe(
         Layer.provide(FetchHttpClient.layer),
-        Layer.provide(ConfigProvider.layer(ConfigProvider.fromEnvRecord({ STUDIO_BASE_URL: server.url })))
+        Layer.provide(configFromEnv({ STUDIO_BASE_URL: server.url }))
       )
       const exit = yield* Chat.create({ model: "fpmodel-mini", messages: [{ role: "user", content: "Hi" }] }).pipe(
         Effect.provide(Layer.orDie(layer)),
-        Effect.result
+        outcome
       )
       const error = failure(exit)
       expect(error._tag).toBe("AuthError")
@@ -331,26 +346,27 @@ describe("configuration", () => {
   it.effect("layerConfig without STUDIO_API_KEY and withoutKey \"reference\": the embedded service answers, saying so", () =>
     Effect.gen(function*() {
       const server = yield* testServer(() => ({ json: {} }))
-      const logged: Array<unknown> = []
+      const { layer: observe, recording } = makeRecording()
       const layer = StudioClient.layerConfig({ withoutKey: "reference" }).pipe(
         Layer.provide(FetchHttpClient.layer),
-        Layer.provide(ConfigProvider.layer(ConfigProvider.fromEnvRecord({ STUDIO_BASE_URL: server.url }))),
-        Layer.provide(Logger.layer([Logger.make(({ logLevel, message }) => logged.push([logLevel, message]))]))
+        Layer.provide(configFromEnv({ STUDIO_BASE_URL: server.url })),
+        Layer.provide(observe)
       )
       const reply = yield* Chat.create(request).pipe(Effect.provide(Layer.orDie(layer)))
       expect(reply.choices[0]?.message.content).toMatch(/\S/)
       expect(server.requests.length).toBe(0)
-      expect(JSON.stringify(logged)).toContain("reference service embedded in memory")
-      expect(JSON.stringify(logged)).toContain("Warn")
+      const said = recording.logs.filter((line) => line.includes("reference service embedded in memory"))
+      expect(said.length).toBeGreaterThan(0)
+      expect(said.join("\n")).toMatch(/level=WARN/)
     }).pipe(Effect.scoped))
 
   it.effect("layerConfig with STUDIO_API_KEY and withoutKey \"reference\": the service is called", () =>
     Effect.gen(function*() {
       const server = yield* testServer(() => ({ json: completion }))
-      const config = ConfigProvider.fromEnvRecord({ STUDIO_API_KEY: "sk-env", STUDIO_BASE_URL: server.url })
+      const config = { STUDIO_API_KEY: "sk-env", STUDIO_BASE_URL: server.url }
       const layer = StudioClient.layerConfig({ withoutKey: "reference" }).pipe(
         Layer.provide(FetchHttpClient.layer),
-        Layer.provide(ConfigProvider.layer(config))
+        Layer.provide(configFromEnv(config))
       )
       yield* Chat.create(request).pipe(Effect.provide(layer))
       expect(server.requests[0]!.headers["authorization"]).toBe("Bearer sk-env")
@@ -361,19 +377,19 @@ describe("configuration", () => {
       const build = (options: StudioClient.StudioClientOptions) =>
         Layer.build(StudioClient.layer(options).pipe(Layer.provide(FetchHttpClient.layer))).pipe(
           Effect.scoped,
-          Effect.result
+          outcome
         )
       const refused = yield* build({ apiKey: Redacted.make("k"), baseUrl: "http://studio.example.com" })
-      expect(Result.isFailure(refused) && refused.failure._tag).toBe("ValidationError")
-      if (Result.isFailure(refused)) expect(refused.failure.message).toContain("baseUrl")
+      expect(isFailure(refused) && refused.failure._tag).toBe("ValidationError")
+      if (isFailure(refused)) expect(refused.failure.message).toContain("baseUrl")
       const allowed = yield* build({
         apiKey: Redacted.make("k"),
         baseUrl: "http://studio.example.com",
         allowInsecureHttp: true
       })
-      expect(Result.isSuccess(allowed)).toBe(true)
-      expect(Result.isSuccess(yield* build({ apiKey: Redacted.make("k"), baseUrl: "http://127.0.0.1:9" }))).toBe(true)
-      expect(Result.isSuccess(yield* build({ apiKey: Redacted.make("k"), baseUrl: "https://api.example.com/" })))
+      expect(isSuccess(allowed)).toBe(true)
+      expect(isSuccess(yield* build({ apiKey: Redacted.make("k"), baseUrl: "http://127.0.0.1:9" }))).toBe(true)
+      expect(isSuccess(yield* build({ apiKey: Redacted.make("k"), baseUrl: "https://api.example.com/" })))
         .toBe(true)
     }))
 
@@ -383,7 +399,7 @@ describe("configuration", () => {
       const result = yield* Chat.create(request).pipe(
         StudioClient.withRequestOptions({ maxRetries: 0, headers: { "x-tenant": "acme" } }),
         Effect.provide(clientOf(server.url, { headers: { "x-app": "demo" } })),
-        Effect.result
+        outcome
       )
       expect(failure(result)._tag).toBe("ApiError")
       expect(server.requests.length).toBe(1)
@@ -393,13 +409,13 @@ describe("configuration", () => {
       yield* Chat.create(request).pipe(
         StudioClient.withRequestOptions({ maxRetries: 0, headers: { "x-app": "per-call" } }),
         Effect.provide(clientOf(server.url, { headers: { "x-app": "demo" } })),
-        Effect.result
+        outcome
       )
       expect(server.requests[1]!.headers["x-app"]).toBe("per-call")
     }).pipe(Effect.scoped))
 
   it("sends the package version in User-Agent", () => {
-    const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string }
+    const pkg = JSON.parse(readFileSync(join(packageDir, "package.json"), "utf8")) as { version: string }
     expect(version).toBe(pkg.version)
   })
 

@@ -2,17 +2,15 @@
  * `studio-effect files`, as a user runs it: the built bin spawned as a process against a reference service
  * over HTTP (STUDIO_BASE_URL, STUDIO_API_KEY): upload three files, list, get, search, update and delete.
  */
-import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { Effect, Exit, Scope } from "effect"
+import { afterAll, beforeAll, describe, Effect, Exit, expect, it, packageDir, Scope } from "@studio-effect/line"
 import { execFile } from "node:child_process"
 import { mkdtempSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { fileURLToPath } from "node:url"
-import * as Reference from "../src/reference/index.js"
+import * as Reference from "studio-effect/reference"
 
-const root = fileURLToPath(new URL("..", import.meta.url))
-const bin = fileURLToPath(new URL("../bin/studio-effect.mjs", import.meta.url))
+const root = packageDir
+const bin = join(packageDir, "bin/studio-effect.mjs")
 const key = "cli-files-key"
 
 const scope = Effect.runSync(Scope.make())
@@ -20,7 +18,7 @@ let service = { url: "" }
 
 beforeAll(async () => {
   service = await Effect.runPromise(
-    Scope.provide(Reference.listen({ port: 0, apiKeys: [key], fileProcessingDuration: 0 }), scope)
+    Effect.provideService(Reference.listen({ port: 0, apiKeys: [key], fileProcessingDuration: 0 }), Scope.Scope, scope)
   )
 })
 

@@ -1,15 +1,30 @@
-import { NodeHttpClient } from "@effect/platform-node"
-import { describe, expect, it } from "@effect/vitest"
-import { Cause, Effect, Exit, Fiber, Layer, Redacted, Stream } from "effect"
-import { FetchHttpClient } from "effect/http"
+import {
+  Cause,
+  describe,
+  Effect,
+  Exit,
+  expect,
+  failures,
+  FetchHttpClient,
+  Fiber,
+  findSpan,
+  fork,
+  isDone,
+  it,
+  Layer,
+  logAtEveryLevel,
+  makeRecording,
+  Redacted,
+  Stream,
+  transportLayers
+} from "@studio-effect/line"
+import { scrub, secretsOf } from "@studio-effect/line/src/internal/http/scrub.js"
 import * as fc from "fast-check"
-import { clientLayer, referenceServer, transportNames } from "../../conformance/test/reliability/harness.js"
-import { canaries, canaryHttp, canaryKey, canaryMcp, runRequest } from "../../conformance/test/support/canaries.js"
-import { advanceUntil, waitUntil } from "../../conformance/test/support/clock.js"
-import { type RecordedRequest, type ScriptedResponse, testServer } from "../../conformance/test/support/testServer.js"
-import { Chat, Maestro, StudioClient, StudioError } from "../src/index.js"
-import { scrub, secretsOf } from "../src/internal/http/scrub.js"
-import { findSpan, logAtEveryLevel, makeRecording } from "./line/index.js"
+import { Chat, Maestro, StudioClient, StudioError } from "studio-effect"
+import { clientLayer, referenceServer, transportNames } from "./reliability/harness.js"
+import { canaries, canaryHttp, canaryKey, canaryMcp, runRequest } from "./support/canaries.js"
+import { advanceUntil, waitUntil } from "./support/clock.js"
+import { type RecordedRequest, type ScriptedResponse, testServer } from "./support/testServer.js"
 
 const completion = {
   id: "chat-1",
@@ -60,7 +75,7 @@ describe("secrets never leave the SDK", () => {
     const { layer: observe, recording } = makeRecording()
     return Effect.gen(function*() {
       const seen: Array<string> = []
-      for (const transport of [FetchHttpClient.layer, NodeHttpClient.layerUndici]) {
+      for (const [, transport] of transportLayers) {
         for (const [name, answer] of scenarios) {
           yield* Effect.scoped(Effect.gen(function*() {
             const server = yield* testServer(() => answer)
@@ -77,12 +92,12 @@ describe("secrets never leave the SDK", () => {
                 StudioClient.withRequestOptions({ maxRetries: 1 }),
                 Effect.provide(client),
                 Effect.exit,
-                Effect.forkChild
+                fork
               )
-              yield* advanceUntil(() => fiber.pollUnsafe() !== undefined, "500 millis")
+              yield* advanceUntil(() => isDone(fiber), "500 millis")
               const exit = yield* Fiber.join(fiber)
               if (Exit.isFailure(exit)) {
-                for (const { error } of exit.cause.reasons.filter(Cause.isFailReason)) seen.push(showError(error))
+                for (const error of failures(exit.cause)) seen.push(showError(error))
                 seen.push(Cause.pretty(exit.cause))
               }
             }
@@ -121,7 +136,7 @@ describe("secrets never leave the SDK", () => {
     return Effect.gen(function*() {
       const seen: Array<string> = []
       const tags = new Set<string>()
-      for (const transport of [FetchHttpClient.layer, NodeHttpClient.layerUndici]) {
+      for (const [, transport] of transportLayers) {
         for (const [name, answer] of echoScenarios) {
           yield* Effect.scoped(Effect.gen(function*() {
             const server = yield* testServer(answer)
@@ -140,13 +155,13 @@ describe("secrets never leave the SDK", () => {
                 StudioClient.withRequestOptions({ maxRetries: 0 }),
                 Effect.provide(client),
                 Effect.exit,
-                Effect.forkChild
+                fork
               )
-              yield* advanceUntil(() => fiber.pollUnsafe() !== undefined, "500 millis")
+              yield* advanceUntil(() => isDone(fiber), "500 millis")
               const exit = yield* Fiber.join(fiber)
               expect(Exit.isFailure(exit), name).toBe(true)
               if (Exit.isFailure(exit)) {
-                for (const { error } of exit.cause.reasons.filter(Cause.isFailReason)) {
+                for (const error of failures(exit.cause)) {
                   tags.add(error._tag)
                   seen.push(showError(error))
                 }
@@ -189,9 +204,9 @@ describe("secrets never leave the SDK", () => {
           const fiber = yield* Maestro.createAndPoll(runRequest).pipe(
             Effect.provide(layer),
             Effect.flip,
-            Effect.forkChild
+            fork
           )
-          yield* advanceUntil(() => fiber.pollUnsafe() !== undefined, "1 second")
+          yield* advanceUntil(() => isDone(fiber), "1 second")
           const error = yield* Fiber.join(fiber)
           expect(error._tag).toBe("RunFailed")
           const shown = [showError(error), Cause.pretty(Cause.fail(error))].join("\n")

@@ -4,25 +4,24 @@
  * memory. Calls resolve with the operation's value, reject with the operation's own tagged error (not a
  * wrapper), and stop when their `AbortSignal` aborts.
  */
-import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { Effect, Exit, Schedule, Scope } from "effect"
-import { Studio } from "../src/promise/index.js"
-import * as Reference from "../src/reference/index.js"
-import { AuthError, NotFound, ValidationError } from "../src/StudioError.js"
+import { afterAll, beforeAll, describe, Effect, Exit, expect, it, Schedule, Scope } from "@studio-effect/line"
+import { AuthError, NotFound, ValidationError } from "@studio-effect/line/src/StudioError.js"
+import { Studio } from "studio-effect/promise"
+import * as Reference from "studio-effect/reference"
 
 const key = "sk-promise-0123456789"
 const request = { model: "fpmodel-mini", messages: [{ role: "user" as const, content: "Tell me about the sea" }] }
 
 const quickly = Schedule.spaced("5 millis")
 
-let scope: Scope.Closeable
+const scope = Effect.runSync(Scope.make())
 let url: string
 
 beforeAll(async () => {
-  scope = await Effect.runPromise(Scope.make())
   const listening = await Effect.runPromise(
-    Scope.provide(
+    Effect.provideService(
       Reference.listen({ apiKeys: [key], streamEventDelay: "20 millis", runStepDuration: "1 millis" }),
+      Scope.Scope,
       scope
     )
   )
