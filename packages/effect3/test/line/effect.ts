@@ -53,7 +53,7 @@ export * as Stream from "effect/Stream"
 export * as TestClock from "effect/TestClock"
 export * as Tracer from "effect/Tracer"
 
-export * from "./forkCounter.js"
+export * from "./fiberCount.js"
 
 /** Which line runs the suite. */
 export const line = "effect3" as const

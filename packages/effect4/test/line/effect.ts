@@ -52,7 +52,7 @@ export * as Stream from "effect/Stream"
 export * as TestClock from "effect/testing/TestClock"
 export * as Tracer from "effect/Tracer"
 
-export * from "./forkCounter.js"
+export * from "./fiberCount.js"
 
 /** Which line runs the suite. */
 export const line = "effect4" as const

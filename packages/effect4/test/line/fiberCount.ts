@@ -1,18 +1,5 @@
-import type * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Metric from "effect/Metric"
-
-/**
- * Counts every fiber started with it in its context: provide it as `Metric.FiberRuntimeMetrics` (the hook the
- * runtime calls as each fiber starts and ends).
- */
-export class ForkCounter implements Metric.FiberRuntimeMetricsService {
-  count = 0
-  recordFiberStart(_context: Context.Context<never>): void {
-    this.count++
-  }
-  recordFiberEnd(): void {}
-}
 
 /** Fibers started and ended, as counted by `countFibers`. */
 export interface FiberCount {
