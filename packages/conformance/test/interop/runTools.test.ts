@@ -2,19 +2,17 @@
  * `Chat.runTools` against the reference service in memory: the loop, its bounds, and the typed outcome of
  * arguments that are not JSON, an unknown tool, a failing handler and the round limit.
  */
-import { describe, expect, it } from "@effect/vitest"
-import * as Data from "effect/Data"
-import * as Effect from "effect/Effect"
-import * as Result from "effect/Result"
-import * as Schema from "effect/Schema"
+import { decodeOutcome, describe, Effect, expect, isSuccess, it, yieldNow } from "@studio-effect/line"
 import * as fc from "fast-check"
-import * as Chat from "../../src/Chat.js"
-import { ChatRequest } from "../../src/ChatSchema.js"
-import * as Reference from "../../src/reference/index.js"
-import { ValidationError } from "../../src/StudioError.js"
+import { Chat, ChatSchema, StudioError } from "studio-effect"
+import * as Reference from "studio-effect/reference"
 import { question, weather } from "./weather.js"
 
-class Offline extends Data.TaggedError("Offline")<{ readonly city: string }> {}
+/** A handler's own typed failure. */
+class Offline {
+  readonly _tag = "Offline"
+  constructor(readonly city: string) {}
+}
 
 describe("Chat.runTools", () => {
   it.effect("calls the tool, sends its answer back, and returns the final answer with the whole conversation", () =>
@@ -48,7 +46,7 @@ describe("Chat.runTools", () => {
       expect(result.messages).toHaveLength(4)
       // the conversation is a valid request as it is
       expect(
-        Result.isSuccess(Schema.decodeUnknownResult(ChatRequest)({ model: "fpmodel-mini", messages: result.messages }))
+        isSuccess(decodeOutcome(ChatSchema.ChatRequest)({ model: "fpmodel-mini", messages: result.messages }))
       )
         .toBe(true)
     }).pipe(Effect.provide(Reference.layerClient())))
@@ -83,7 +81,7 @@ describe("Chat.runTools", () => {
             Effect.gen(function*() {
               running++
               most = Math.max(most, running)
-              for (let i = 0; i < 5; i++) yield* Effect.yieldNow
+              for (let i = 0; i < 5; i++) yield* yieldNow
               running--
               return args.city
             })
@@ -136,9 +134,9 @@ describe("Chat.runTools", () => {
     Effect.gen(function*() {
       const error = yield* Effect.flip(Chat.runTools(
         { model: "fpmodel-mini", messages: [question], tools: [weather] },
-        { get_weather: (args: any) => Effect.fail(new Offline({ city: args.city })) }
+        { get_weather: (args: any) => Effect.fail(new Offline(args.city)) }
       ))
-      expect(error).toEqual(new Offline({ city: "Lisbon" }))
+      expect(error).toEqual(new Offline("Lisbon"))
     }).pipe(Effect.provide(Reference.layerClient())))
 
   it.effect("the round limit ends the loop with finished false and the last completion's message", () =>
@@ -164,8 +162,8 @@ describe("Chat.runTools", () => {
     return Effect.gen(function*() {
       for (const options of [{ maxRounds: 0 }, { maxRounds: 101 }, { concurrency: 0 }, { concurrency: 1.5 }]) {
         const error = yield* Effect.flip(Chat.runTools({ model: "fpmodel-mini", messages: [question] }, {}, options))
-        expect(error).toBeInstanceOf(ValidationError)
-        expect((error as ValidationError).issues[0]!.path).toBe(Object.keys(options)[0])
+        expect(error).toBeInstanceOf(StudioError.ValidationError)
+        expect((error as StudioError.ValidationError).issues[0]!.path).toBe(Object.keys(options)[0])
       }
       expect(generated).toBe(0)
     }).pipe(Effect.provide(Reference.layerClient({ model: () => (generated++, "hello") })))

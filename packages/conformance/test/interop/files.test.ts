@@ -3,13 +3,12 @@
  * upload (from a path and from a `File`, as multipart over node-fetch), get, list with offset and limit,
  * update (whose body also carries `fileId`) and delete.
  */
-import { describe, expect, it } from "@effect/vitest"
+import { describe, Effect, expect, it } from "@studio-effect/line"
 import { AI21 } from "ai21"
-import * as Effect from "effect/Effect"
 import { mkdtempSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import * as Reference from "../../src/reference/index.js"
+import * as Reference from "studio-effect/reference"
 
 const key = "interop-key"
 

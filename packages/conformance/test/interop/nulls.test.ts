@@ -3,20 +3,12 @@
  * service and in the SDK's request schemas; document metadata is a `[{key, value}]` list or a
  * `{key: value}` map, sent as the map.
  */
-import { describe, expect, it } from "@effect/vitest"
-import * as Effect from "effect/Effect"
-import * as HttpClient from "effect/http/HttpClient"
-import * as HttpClientResponse from "effect/http/HttpClientResponse"
-import * as Layer from "effect/Layer"
-import * as Redacted from "effect/Redacted"
+import { describe, Effect, expect, HttpClient, HttpClientResponse, it, Layer, Redacted } from "@studio-effect/line"
 import * as fc from "fast-check"
-import { call } from "../../../conformance/test/reference/support.js"
-import { expectIssuesAt, expectValid } from "../../../conformance/test/validation/support.js"
-import * as Chat from "../../src/Chat.js"
-import { ChatRequest } from "../../src/ChatSchema.js"
-import * as Reference from "../../src/reference/index.js"
-import * as StudioClient from "../../src/StudioClient.js"
-import { ValidationError } from "../../src/StudioError.js"
+import { Chat, ChatSchema, StudioClient, StudioError } from "studio-effect"
+import * as Reference from "studio-effect/reference"
+import { call } from "../reference/support.js"
+import { expectIssuesAt, expectValid } from "../validation/support.js"
 
 const chatOptional = [
   "tools",
@@ -174,8 +166,10 @@ describe("document metadata", () => {
         messages: [{ role: "user", content: "hi" }],
         documents: [{ content: "a", metadata: [{ key: "author", value: "Ada" }, { key: "author", value: "Bob" }] }]
       }))
-      expect(error).toBeInstanceOf(ValidationError)
-      expect((error as ValidationError).issues.map((issue) => issue.path)).toEqual(["documents[0].metadata[1].key"])
+      expect(error).toBeInstanceOf(StudioError.ValidationError)
+      expect((error as StudioError.ValidationError).issues.map((issue) => issue.path)).toEqual([
+        "documents[0].metadata[1].key"
+      ])
       expect(client.bodies).toHaveLength(0)
     }).pipe(Effect.provide(client.layer))
   })
@@ -225,8 +219,8 @@ describe("document metadata, as properties", () => {
     fc.assert(
       fc.property(list, (entries) => {
         const map = Object.fromEntries(entries.map((entry) => [entry.key, entry.value]))
-        const fromList = expectValid(ChatRequest, request(entries))
-        const fromMap = expectValid(ChatRequest, request(map))
+        const fromList = expectValid(ChatSchema.ChatRequest, request(entries))
+        const fromMap = expectValid(ChatSchema.ChatRequest, request(map))
         expect(fromList.documents![0]!.metadata).toEqual(map)
         expect(fromMap.documents![0]!.metadata).toEqual(map)
       }),
@@ -243,7 +237,12 @@ describe("document metadata, as properties", () => {
         const second = out.findIndex((entry, index) =>
           entry.key === repeated && out.findIndex((other) => other.key === repeated) < index
         )
-        expectIssuesAt(ChatRequest, request(out), [`documents[0].metadata[${second}].key`], /appears more than once/)
+        expectIssuesAt(
+          ChatSchema.ChatRequest,
+          request(out),
+          [`documents[0].metadata[${second}].key`],
+          /appears more than once/
+        )
       }),
       { numRuns: 200 }
     )
@@ -273,8 +272,14 @@ describe("an assistant message, as a property", () => {
           else if (how === "null") message.content = null
           if (calls !== undefined) message.tool_calls = calls
           const body = { model: "fpmodel-mini", messages: [{ role: "user", content: "hi" }, message] }
-          if (text !== undefined || (Array.isArray(calls) && calls.length > 0)) expectValid(ChatRequest, body)
-          else expectIssuesAt(ChatRequest, body, ["messages[1].content"], /needs content or at least one tool call/)
+          if (text !== undefined || (Array.isArray(calls) && calls.length > 0)) {
+            expectValid(ChatSchema.ChatRequest, body)
+          } else {expectIssuesAt(
+              ChatSchema.ChatRequest,
+              body,
+              ["messages[1].content"],
+              /needs content or at least one tool call/
+            )}
         }
       ),
       { numRuns: 300 }

@@ -3,17 +3,12 @@
  * `{loc, msg, type}` entry per problem, with a message a person can act on; no entry per union branch, no
  * TypeScript type text, no echo of whole arrays or objects.
  */
-import { describe, expect, it } from "@effect/vitest"
-import * as Effect from "effect/Effect"
+import { describe, Effect, expect, it } from "@studio-effect/line"
 import * as fc from "fast-check"
 import { chatModels } from "studio-effect-core/wire/models"
-import { call } from "../../../conformance/test/reference/support.js"
-import {
-  validRunMessages,
-  validRunRequest,
-  validUnstreamedChatRequest
-} from "../../../conformance/test/validation/arbitraries.js"
-import * as Reference from "../../src/reference/index.js"
+import * as Reference from "studio-effect/reference"
+import { call } from "../reference/support.js"
+import { validRunMessages, validRunRequest, validUnstreamedChatRequest } from "../validation/arbitraries.js"
 
 type Path = ReadonlyArray<string | number>
 

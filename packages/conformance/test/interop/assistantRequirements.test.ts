@@ -3,24 +3,11 @@
  * `type`) as well as a run's (`name`, `description`, `is_mandatory`), on create, on modify and as a run's
  * override, and a run scores them by the documented mapping.
  */
-import { describe, expect, it } from "@effect/vitest"
-import * as Effect from "effect/Effect"
-import * as Fiber from "effect/Fiber"
-import * as Result from "effect/Result"
-import * as Schema from "effect/Schema"
-import * as TestClock from "effect/testing/TestClock"
+import { decodeOutcome, describe, Effect, expect, Fiber, fork, isSuccess, it, TestClock } from "@studio-effect/line"
 import * as fc from "fast-check"
-import { expectIssuesAt, expectValid } from "../../../conformance/test/validation/support.js"
-import * as Assistants from "../../src/Assistants.js"
-import {
-  AssistantRequirements,
-  type AssistantRunRequest,
-  CreateAssistantRequest,
-  ServiceRequirement,
-  toRunRequirement
-} from "../../src/AssistantSchema.js"
-import { Requirement } from "../../src/MaestroSchema.js"
-import * as Reference from "../../src/reference/index.js"
+import { Assistants, AssistantSchema, MaestroSchema } from "studio-effect"
+import * as Reference from "studio-effect/reference"
+import { expectIssuesAt, expectValid } from "../validation/support.js"
 
 const serviceShape = [
   { id: "req-1", title: "Short", description: "At most 40 words", type: "mandatory" },
@@ -29,9 +16,9 @@ const serviceShape = [
 ]
 
 /** Runs an assistant and polls it to its end on the test clock. */
-const runToEnd = (id: string, request: AssistantRunRequest) =>
+const runToEnd = (id: string, request: AssistantSchema.AssistantRunRequest) =>
   Effect.gen(function*() {
-    const fiber = yield* Effect.forkChild(Assistants.runAndPoll(id, request))
+    const fiber = yield* fork(Assistants.runAndPoll(id, request))
     yield* TestClock.adjust("10 minutes")
     return yield* Fiber.join(fiber)
   })
@@ -87,19 +74,31 @@ describe("assistant requirements in the service's shape", () => {
 
   it("a requirement is checked by the rules of the shape it has, and reported once", () => {
     const body = (requirements: ReadonlyArray<unknown>) => ({ name: "a", requirements })
-    expectIssuesAt(CreateAssistantRequest, body([{}]), ["requirements[0].title"], /title or a description/)
-    expectIssuesAt(CreateAssistantRequest, body([{ type: "mandatory" }]), ["requirements[0].title"])
-    expectIssuesAt(CreateAssistantRequest, body([{ name: "", description: "d" }]), ["requirements[0].name"])
-    expectIssuesAt(CreateAssistantRequest, body([{ title: 5 }]), ["requirements[0].title"], /expected a string/)
     expectIssuesAt(
-      CreateAssistantRequest,
+      AssistantSchema.CreateAssistantRequest,
+      body([{}]),
+      ["requirements[0].title"],
+      /title or a description/
+    )
+    expectIssuesAt(AssistantSchema.CreateAssistantRequest, body([{ type: "mandatory" }]), ["requirements[0].title"])
+    expectIssuesAt(AssistantSchema.CreateAssistantRequest, body([{ name: "", description: "d" }]), [
+      "requirements[0].name"
+    ])
+    expectIssuesAt(
+      AssistantSchema.CreateAssistantRequest,
+      body([{ title: 5 }]),
+      ["requirements[0].title"],
+      /expected a string/
+    )
+    expectIssuesAt(
+      AssistantSchema.CreateAssistantRequest,
       body([{ title: "long", description: Array.from({ length: 129 }, () => "word").join(" ") }]),
       ["requirements[0].description"],
       /at most 128 words/
     )
-    expectIssuesAt(CreateAssistantRequest, body([7]), ["requirements[0]"], /expected an object, got 7/)
+    expectIssuesAt(AssistantSchema.CreateAssistantRequest, body([7]), ["requirements[0]"], /expected an object, got 7/)
     expectIssuesAt(
-      CreateAssistantRequest,
+      AssistantSchema.CreateAssistantRequest,
       body(Array.from({ length: 11 }, (_, i) => ({ title: `t${i}` }))),
       ["requirements"],
       /at most 10/
@@ -121,13 +120,13 @@ describe("assistant requirements in the service's shape", () => {
     }, { requiredKeys: ["name", "description"] })
     fc.assert(
       fc.property(fc.array(fc.oneof(service, run), { maxLength: 10 }), (requirements) => {
-        const decoded = Schema.decodeUnknownResult(AssistantRequirements)(requirements)
+        const decoded = decodeOutcome(AssistantSchema.AssistantRequirements)(requirements)
         const valid = requirements.every((r) => "name" in r || (r.title ?? "") !== "" || (r.description ?? "") !== "")
-        expect(Result.isSuccess(decoded)).toBe(valid)
-        if (Result.isSuccess(decoded)) {
+        expect(isSuccess(decoded)).toBe(valid)
+        if (isSuccess(decoded)) {
           decoded.success.forEach((requirement, index) => {
-            const mapped = toRunRequirement(requirement, index)
-            expectValid(Requirement, mapped)
+            const mapped = AssistantSchema.toRunRequirement(requirement, index)
+            expectValid(MaestroSchema.Requirement, mapped)
             if (!("name" in requirement)) {
               expect(mapped.is_mandatory).toBe(requirement.type?.toLowerCase() === "mandatory")
               expect(mapped.name).toBe(requirement.title || requirement.id || `requirement ${index + 1}`)
@@ -137,6 +136,6 @@ describe("assistant requirements in the service's shape", () => {
       }),
       { numRuns: 300 }
     )
-    expectValid(ServiceRequirement, { title: "t", id: null, type: null })
+    expectValid(AssistantSchema.ServiceRequirement, { title: "t", id: null, type: null })
   })
 })

@@ -1,26 +1,33 @@
 /**
  * `StudioLanguageModel` over a real socket: the reference service listening on 127.0.0.1, called through
- * both HTTP transports (fetch and `NodeHttpClient`'s undici), with text, a stream, structured output and a
- * toolkit round trip (generated, and streamed).
+ * each of the line's HTTP transports (fetch, `NodeHttpClient`'s undici, and on Effect 3 `studio-effect/undici`),
+ * with text, a stream, structured output and a toolkit round trip (generated, and streamed).
  */
-import { describe, expect, it } from "@effect/vitest"
-import * as LanguageModel from "effect/ai/LanguageModel"
-import * as Prompt from "effect/ai/Prompt"
-import * as Tool from "effect/ai/Tool"
-import * as Toolkit from "effect/ai/Toolkit"
-import * as Effect from "effect/Effect"
-import * as Layer from "effect/Layer"
-import * as Redacted from "effect/Redacted"
-import * as Schema from "effect/Schema"
-import * as Stream from "effect/Stream"
-import { StudioLanguageModel } from "../../src/ai/index.js"
-import * as Reference from "../../src/reference/index.js"
-import * as StudioClient from "../../src/StudioClient.js"
-import { transportLayers } from "../line/index.js"
+import {
+  collect,
+  concatPrompts,
+  describe,
+  Effect,
+  expect,
+  fold,
+  it,
+  LanguageModel,
+  Layer,
+  Prompt,
+  Redacted,
+  Schema,
+  Tool,
+  Toolkit,
+  toolParameters,
+  transportLayers
+} from "@studio-effect/line"
+import { StudioClient } from "studio-effect"
+import { StudioLanguageModel } from "studio-effect/ai"
+import * as Reference from "studio-effect/reference"
 
 const Lookup = Tool.make("lookup_population", {
   description: "The population of a city",
-  parameters: Schema.Struct({ city: Schema.String }),
+  parameters: toolParameters({ city: Schema.String }),
   success: Schema.Number
 })
 
@@ -47,7 +54,7 @@ for (const [name, transport] of transportLayers) {
           expect(text.finishReason).toBe("stop")
 
           const streamed = yield* LanguageModel.streamText({ prompt: "Tell me about the tides" }).pipe(
-            Stream.runFold(() => "", (all, part) => part.type === "text-delta" ? all + part.delta : all)
+            fold("", (all, part) => part.type === "text-delta" ? all + part.delta : all)
           )
           expect(streamed).toBe(text.text)
 
@@ -58,21 +65,19 @@ for (const [name, transport] of transportLayers) {
           const first = yield* LanguageModel.generateText({ prompt: question, toolkit: Census })
           expect(first.toolResults.map((result) => result.result)).toEqual([709_000])
           const final = yield* LanguageModel.generateText({
-            prompt: Prompt.concat(Prompt.make(question), Prompt.fromResponseParts(first.content)),
+            prompt: concatPrompts(Prompt.make(question), Prompt.fromResponseParts(first.content)),
             toolkit: Census
           })
           expect(final.finishReason).toBe("stop")
           expect(final.text).toContain("The lookup_population tool returned: 709000")
 
           // streamed with the toolkit: the handler runs, and the conversation goes on from the streamed parts
-          const streamedFirst = yield* LanguageModel.streamText({ prompt: question, toolkit: Census }).pipe(
-            Stream.runCollect
-          )
+          const streamedFirst = yield* LanguageModel.streamText({ prompt: question, toolkit: Census }).pipe(collect)
           expect(streamedFirst.flatMap((part) => part.type === "tool-result" ? [part.result] : [])).toEqual([709_000])
           const streamedFinal = yield* LanguageModel.streamText({
-            prompt: Prompt.concat(Prompt.make(question), Prompt.fromResponseParts(streamedFirst)),
+            prompt: concatPrompts(Prompt.make(question), Prompt.fromResponseParts(streamedFirst)),
             toolkit: Census
-          }).pipe(Stream.runFold(() => "", (all, part) => part.type === "text-delta" ? all + part.delta : all))
+          }).pipe(fold("", (all, part) => part.type === "text-delta" ? all + part.delta : all))
           expect(streamedFinal).toBe(final.text)
         }).pipe(Effect.provide(CensusLive), Effect.provide(studio))
       }))

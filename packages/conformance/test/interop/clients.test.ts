@@ -5,18 +5,23 @@
  * are answered. The SDK does the same conversation in memory and over a socket on both transports, by
  * hand and with `Chat.runTools`.
  */
-import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import {
+  afterAll,
+  beforeAll,
+  describe,
+  Effect,
+  expect,
+  it,
+  Layer,
+  Redacted,
+  transportLayers
+} from "@studio-effect/line"
 import { AI21 } from "ai21"
-import * as Effect from "effect/Effect"
-import * as Layer from "effect/Layer"
-import * as Redacted from "effect/Redacted"
 import type { ChildProcess } from "node:child_process"
 import OpenAI from "openai"
-import { startServe, stop } from "../../../conformance/test/support/serve.js"
-import * as Chat from "../../src/Chat.js"
-import * as Reference from "../../src/reference/index.js"
-import * as StudioClient from "../../src/StudioClient.js"
-import { transportLayers } from "../line/index.js"
+import { Chat, StudioClient } from "studio-effect"
+import * as Reference from "studio-effect/reference"
+import { startServe, stop } from "../support/serve.js"
 import { question, weather } from "./weather.js"
 
 const key = "interop-key"

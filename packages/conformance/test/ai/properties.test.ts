@@ -3,22 +3,28 @@
  * `Chat.create` checks them, a tool choice the service cannot keep is refused (and nothing is sent), a
  * request the service cannot stream is made once unstreamed, and text prompts become the same chat messages.
  */
-import * as LanguageModel from "@effect/ai/LanguageModel"
-import * as Prompt from "@effect/ai/Prompt"
-import * as Tool from "@effect/ai/Tool"
-import * as Toolkit from "@effect/ai/Toolkit"
-import { describe, expect, it } from "@effect/vitest"
-import * as Chunk from "effect/Chunk"
-import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
-import * as Layer from "effect/Layer"
-import * as Option from "effect/Option"
-import * as Schema from "effect/Schema"
-import * as Stream from "effect/Stream"
+import {
+  collect,
+  describe,
+  Effect,
+  expect,
+  isFailure,
+  isSuccess,
+  it,
+  LanguageModel,
+  Layer,
+  Option,
+  outcome,
+  Prompt,
+  Schema,
+  Tool,
+  Toolkit,
+  toolParameters
+} from "@studio-effect/line"
 import * as fc from "fast-check"
-import { StudioLanguageModel } from "../../src/ai/index.js"
-import * as Chat from "../../src/Chat.js"
-import * as Reference from "../../src/reference/index.js"
+import { Chat } from "studio-effect"
+import { StudioLanguageModel } from "studio-effect/ai"
+import * as Reference from "studio-effect/reference"
 
 const runs = { numRuns: 60 }
 
@@ -39,7 +45,7 @@ const service = (config?: Omit<StudioLanguageModel.Config.Service, "model">) => 
 
 const Search = Tool.make("search_notes", {
   description: "Searches the notes for a phrase",
-  parameters: { phrase: Schema.String }
+  parameters: toolParameters({ phrase: Schema.String })
 })
 const Notes = Toolkit.make(Search)
 const NotesLive = Notes.toLayer({ search_notes: () => Effect.void })
@@ -78,18 +84,17 @@ describe("StudioLanguageModel rules", () => {
         const { client, studio } = service(config)
         const messages = [{ role: "user" as const, content: "Tell me about the tides" }]
         const direct = await Effect.runPromise(
-          Effect.either(Chat.create({ model: "fpmodel-mini", messages, ...config })).pipe(Effect.provide(client))
+          outcome(Chat.create({ model: "fpmodel-mini", messages, ...config })).pipe(Effect.provide(client))
         )
         const viaModel = await Effect.runPromise(
-          Effect.either(LanguageModel.generateText({ prompt: "Tell me about the tides" })).pipe(Effect.provide(studio))
+          outcome(LanguageModel.generateText({ prompt: "Tell me about the tides" })).pipe(Effect.provide(studio))
         )
-        expect(Either.isLeft(viaModel)).toBe(Either.isLeft(direct))
-        if (Either.isLeft(direct) && Either.isLeft(viaModel)) {
-          expect(direct.left._tag).toBe("ValidationError")
-          expect(viaModel.left._tag).toBe("MalformedInput")
-          const original = Option.getOrThrow(StudioLanguageModel.studioError(viaModel.left))
+        expect(isFailure(viaModel)).toBe(isFailure(direct))
+        if (isFailure(direct) && isFailure(viaModel)) {
+          expect(direct.failure._tag).toBe("ValidationError")
+          const original = Option.getOrThrow(StudioLanguageModel.studioError(viaModel.failure))
           expect(original._tag === "ValidationError" && original.issues).toEqual(
-            direct.left._tag === "ValidationError" && direct.left.issues
+            direct.failure._tag === "ValidationError" && direct.failure.issues
           )
         }
       }),
@@ -102,16 +107,16 @@ describe("StudioLanguageModel rules", () => {
       fc.asyncProperty(toolChoices, async (toolChoice) => {
         const { requests, studio } = service()
         const result = await Effect.runPromise(
-          Effect.either(
+          outcome(
             LanguageModel.generateText({ prompt: "Search my notes for \"tides\"", toolkit: Notes, toolChoice })
           )
             .pipe(Effect.provide(NotesLive), Effect.provide(studio))
         )
         if (forces(toolChoice)) {
-          expect(Either.isLeft(result) && result.left._tag).toBe("MalformedInput")
+          expect(isFailure(result)).toBe(true)
           expect(requests).toHaveLength(0)
         } else {
-          expect(Either.isRight(result)).toBe(true)
+          expect(isSuccess(result)).toBe(true)
           expect(requests[0]?.tools?.map((tool) => tool.function.name)).toEqual(
             toolChoice === "none" ? undefined : ["search_notes"]
           )
@@ -127,12 +132,12 @@ describe("StudioLanguageModel rules", () => {
       fc.asyncProperty(toolChoices.filter((choice) => !forces(choice)), choices, async (toolChoice, n) => {
         const { requests, studio } = service({ n, temperature: 0.5 })
         const result = await Effect.runPromise(
-          Effect.either(
-            Stream.runCollect(LanguageModel.streamText({ prompt: "Search my notes", toolkit: Notes, toolChoice }))
+          outcome(
+            collect(LanguageModel.streamText({ prompt: "Search my notes", toolkit: Notes, toolChoice }))
           ).pipe(Effect.provide(NotesLive), Effect.provide(studio))
         )
-        expect(Either.isRight(result)).toBe(true)
-        if (!Either.isRight(result)) return
+        expect(isSuccess(result)).toBe(true)
+        if (!isSuccess(result)) return
         const streamed = toolChoice === "none" && n === 1
         // the reference model is asked once per choice
         expect(requests).toHaveLength(n)
@@ -142,7 +147,7 @@ describe("StudioLanguageModel rules", () => {
             toolChoice === "none" ? undefined : ["search_notes"]
           )
         }
-        const parts = Array.from(Chunk.toArray(result.right))
+        const parts = Array.from(result.success)
         expect(parts[0]?.type).toBe("response-metadata")
         expect(parts[parts.length - 1]?.type).toBe("finish")
       }),

@@ -1,23 +1,22 @@
 /**
- * `@effect/ai` is an optional peer dependency: importing `studio-effect` (or its reference service) never
- * loads it; only `studio-effect/ai` does. Checked in a fresh Node.js process whose module loader refuses
- * every `@effect/ai` import.
+ * Only `studio-effect/ai` loads the line's AI package (`effect/ai`; on Effect 3 `@effect/ai`, an optional peer
+ * dependency): importing `studio-effect` (or its reference service) never does. Checked in a fresh Node.js
+ * process whose module loader refuses every import of that package or one of its modules.
  */
-import { describe, expect, it } from "@effect/vitest"
+import { aiPackage, describe, expect, it, packageDir } from "@studio-effect/line"
 import { execFile } from "node:child_process"
-import { fileURLToPath } from "node:url"
 
-const root = fileURLToPath(new URL("../..", import.meta.url))
+const root = packageDir
 
-/** A resolve hook that fails any import of `@effect/ai` or one of its modules. */
+/** A resolve hook that fails any import of the AI package or one of its modules. */
 const refusingHook = "data:text/javascript," + encodeURIComponent(
   "export async function resolve(specifier, context, next) {" +
-    " if (specifier === '@effect/ai' || specifier.startsWith('@effect/ai/'))" +
+    ` if (specifier === '${aiPackage}' || specifier.startsWith('${aiPackage}/'))` +
     " throw new Error('refused import of ' + specifier);" +
     " return next(specifier, context) }"
 )
 
-/** Imports `entry` (relative to the package root) in a process that cannot load `@effect/ai`. */
+/** Imports `entry` (relative to the package root) in a process that cannot load the AI package. */
 const importWithoutAi = (entry: string) =>
   new Promise<{ readonly code: number | null; readonly output: string }>((resolve) => {
     const script = `import { register } from "node:module";` +
@@ -33,7 +32,7 @@ const importWithoutAi = (entry: string) =>
     )
   })
 
-describe("importing studio-effect without @effect/ai", () => {
+describe(`importing studio-effect without ${aiPackage}`, () => {
   it("studio-effect and studio-effect/reference load without it", async () => {
     for (const entry of ["src/index.ts", "src/reference/index.ts"]) {
       const { code, output } = await importWithoutAi(entry)
@@ -45,6 +44,6 @@ describe("importing studio-effect without @effect/ai", () => {
   it("studio-effect/ai needs it (the check can fail)", async () => {
     const { code, output } = await importWithoutAi("src/ai/index.ts")
     expect(code).not.toBe(0)
-    expect(output).toContain("refused import of @effect/ai")
+    expect(output).toContain(`refused import of ${aiPackage}`)
   }, 90_000)
 })

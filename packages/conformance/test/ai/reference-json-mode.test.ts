@@ -2,12 +2,11 @@
  * The reference model in JSON mode: a system message that ends with a JSON Schema after "JSON Schema:" (as
  * `generateObject` writes it) gets a value of that schema; without one, the answer stays `{"answer": ...}`.
  */
-import { describe, expect, it } from "@effect/vitest"
+import { describe, Effect, expect, it } from "@studio-effect/line"
 import { Ajv } from "ajv"
-import * as Effect from "effect/Effect"
 import * as fc from "fast-check"
-import * as Chat from "../../src/Chat.js"
-import * as Reference from "../../src/reference/index.js"
+import { Chat } from "studio-effect"
+import * as Reference from "studio-effect/reference"
 
 const answer = (system: string, user: string) =>
   Effect.runPromise(

@@ -4,21 +4,16 @@
  * call), makes a valid next request, for the SDK's schema and for the service. Also the message that
  * `Chat.accumulate` adds up from a stream.
  */
-import { describe, expect, it } from "@effect/vitest"
-import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
-import * as Redacted from "effect/Redacted"
-import * as Schema from "effect/Schema"
+import { decodeOutcome, describe, Effect, expect, isFailure, isSuccess, it, Redacted } from "@studio-effect/line"
 import * as fc from "fast-check"
+import { Chat, ChatSchema } from "studio-effect"
 import { chatModels } from "studio-effect-core/wire/models"
-import { call } from "../../../conformance/test/reference/support.js"
-import { validChatTool, validUnstreamedChatRequest } from "../../../conformance/test/validation/arbitraries.js"
-import { validate } from "../../../conformance/test/validation/support.js"
-import * as Chat from "../../src/Chat.js"
-import { AssistantMessage, ChatRequest } from "../../src/ChatSchema.js"
-import * as Reference from "../../src/reference/index.js"
+import * as Reference from "studio-effect/reference"
+import { call } from "../reference/support.js"
+import { validChatTool, validUnstreamedChatRequest } from "../validation/arbitraries.js"
+import { validate } from "../validation/support.js"
 
-const decode = Schema.decodeUnknownEither(ChatRequest, { errors: "all", onExcessProperty: "preserve" })
+const decode = decodeOutcome(ChatSchema.ChatRequest)
 
 /** A request the built-in model answers with tool calls about half the time: tools and a user turn last. */
 const request = fc.tuple(
@@ -56,8 +51,8 @@ describe("what the service returns is accepted back", () => {
             for (const choice of first.json.choices) {
               toolCalls += choice.message.tool_calls?.length ?? 0
               const next = { ...sent, messages: continued(sent.messages, choice.message) }
-              if (Either.isLeft(decode(next))) {
-                expect.fail(`not accepted back: ${JSON.stringify(validate(ChatRequest, next))}`)
+              if (isFailure(decode(next))) {
+                expect.fail(`not accepted back: ${JSON.stringify(validate(ChatSchema.ChatRequest, next))}`)
               }
               const answer = yield* call("POST", "/studio/v1/chat/completions", { body: next })
               expect(answer.status, answer.text).toBe(200)
@@ -82,8 +77,8 @@ describe("what the service returns is accepted back", () => {
             const completion = yield* Chat.accumulate(Chat.stream(sent))
             const message = completion.choices[0]!.message
             const next = { ...sent, messages: [...sent.messages, message] }
-            if (Either.isLeft(decode(next))) {
-              expect.fail(`not accepted back: ${JSON.stringify(validate(ChatRequest, next))}`)
+            if (isFailure(decode(next))) {
+              expect.fail(`not accepted back: ${JSON.stringify(validate(ChatSchema.ChatRequest, next))}`)
             }
             const again = yield* Chat.create(next)
             expect(again.choices).toHaveLength(1)
@@ -104,7 +99,7 @@ describe("what the service returns is accepted back", () => {
       const message = called.choices[0]!.message
       expect(message.content).toBeNull()
       expect(message.tool_calls).not.toBeNull()
-      expect(Either.isRight(Schema.decodeUnknownEither(AssistantMessage)(message))).toBe(true)
+      expect(isSuccess(decodeOutcome(ChatSchema.AssistantMessage)(message))).toBe(true)
       const streamed = yield* Chat.accumulate(
         Chat.stream({ model: "fpmodel-mini", messages: [{ role: "user", content: "Hello" }] })
       )
@@ -133,11 +128,11 @@ describe("what the service returns is accepted back", () => {
         { role: "assistant", tool_calls: [] }
       ]
     ) {
-      const result = validate(ChatRequest, { model: "fpmodel-mini", messages: [message] })
-      expect(result).toEqual(Either.left([{
+      const result = validate(ChatSchema.ChatRequest, { model: "fpmodel-mini", messages: [message] })
+      expect(isFailure(result) && result.failure).toEqual([{
         path: "messages[0].content",
         message: "an assistant message needs content or at least one tool call"
-      }]))
+      }])
     }
   })
 

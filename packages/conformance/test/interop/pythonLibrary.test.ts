@@ -4,11 +4,10 @@
  * status, delete) against the reference service on 127.0.0.1, unchanged. Skipped, saying why, where
  * Python 3.11 or the SDK's wheels are missing.
  */
-import { describe, expect, it } from "@effect/vitest"
-import * as Effect from "effect/Effect"
+import { describe, Effect, expect, it } from "@studio-effect/line"
 import { execFile, execFileSync } from "node:child_process"
 import { fileURLToPath } from "node:url"
-import * as Reference from "../../src/reference/index.js"
+import * as Reference from "studio-effect/reference"
 
 const setup = fileURLToPath(new URL("../../../../scripts/real-clients.mjs", import.meta.url))
 const script = fileURLToPath(new URL("../../../core/test/fixtures/realClients/library.py", import.meta.url))

@@ -6,10 +6,10 @@
  * once, offline, by `scripts/real-clients.mjs`; where Python 3.11 (or the clients) is missing, the test
  * skips itself and says why.
  */
-import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { afterAll, beforeAll, describe, expect, it } from "@studio-effect/line"
 import { type ChildProcess, execFileSync, spawn } from "node:child_process"
 import { fileURLToPath } from "node:url"
-import { startServe, stop } from "../../../conformance/test/support/serve.js"
+import { startServe, stop } from "../support/serve.js"
 
 const script = fileURLToPath(new URL("../../../../scripts/real-clients.mjs", import.meta.url))
 const replay = fileURLToPath(new URL("../../../core/test/fixtures/realClients/replay.py", import.meta.url))
