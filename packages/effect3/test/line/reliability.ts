@@ -1,4 +1,5 @@
 /** Shims for the conformance suite's reliability tests. */
+import type * as HttpClientError from "@effect/platform/HttpClientError"
 import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
 import { streamOf } from "../../src/internal/stream/read.js"
@@ -20,6 +21,10 @@ export const decodeEvents = <A, E2>(
 
 /** The AI toolkit's `LanguageModel` module, whose provider `studio-effect/ai` implements (`@effect/ai` here). */
 export * as LanguageModel from "@effect/ai/LanguageModel"
+
+/** Whether an HTTP client's error is a failure of the transport (the connection), not of an answer. */
+export const isHttpTransportError = (error: HttpClientError.HttpClientError): boolean =>
+  error._tag === "RequestError" && error.reason === "Transport"
 
 /**
  * The transports that never send a URL's `#fragment`: `studio-effect/undici` and fetch. The platform's
