@@ -1,5 +1,5 @@
-import { describe, expect, it } from "@effect/vitest"
-import { formatReport, runSoak } from "../../../conformance/test/reliability/soak.js"
+import { describe, expect, it } from "@studio-effect/line"
+import { formatReport, runSoak } from "./soak.js"
 
 describe("soak (small scale; `npm run soak` runs 10,000 operations at concurrency 64)", () => {
   it("mixed requests and streams with random faults: only successes and typed errors, nothing leaks", async () => {

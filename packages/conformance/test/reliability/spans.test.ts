@@ -5,26 +5,22 @@
  * operation, of the tool loop, nor of the AI provider, carries the key; nor does the error of a tool call
  * the loop cannot run.
  */
-import { describe, expect, it } from "@effect/vitest"
-import * as LanguageModel from "effect/ai/LanguageModel"
-import * as Effect from "effect/Effect"
-import * as Layer from "effect/Layer"
-import * as Schedule from "effect/Schedule"
-import * as Stream from "effect/Stream"
-import type * as http from "node:http"
 import {
-  canaries,
-  canaryKey,
-  chatRequest,
-  clientLayer,
-  runRequest,
-  showError,
-  transportNames
-} from "../../../conformance/test/reliability/harness.js"
-import { hostileServer } from "../../../conformance/test/reliability/hostile.js"
-import { StudioLanguageModel } from "../../src/ai/index.js"
-import { Assistants, Chat, Maestro } from "../../src/index.js"
-import { makeRecording } from "../line/index.js"
+  describe,
+  Effect,
+  expect,
+  it,
+  LanguageModel,
+  Layer,
+  makeRecording,
+  Schedule,
+  Stream
+} from "@studio-effect/line"
+import type * as http from "node:http"
+import { Assistants, Chat, Maestro } from "studio-effect"
+import { StudioLanguageModel } from "studio-effect/ai"
+import { canaries, canaryKey, chatRequest, clientLayer, runRequest, showError, transportNames } from "./harness.js"
+import { hostileServer } from "./hostile.js"
 
 /** Answers every operation with the `Authorization` header it got as the answer's `id`. */
 const echoingKey = (request: http.IncomingMessage, response: http.ServerResponse): void => {

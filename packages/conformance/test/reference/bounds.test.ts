@@ -1,23 +1,18 @@
 /**
- * The reference service's bounds, over a real socket (`Reference.listen` on 127.0.0.1) through both
- * transports: hostile tool and answer schemas get a small 200 or a 4xx; requirements asking for a billion
+ * The reference service's bounds, over a real socket (`Reference.listen` on 127.0.0.1) through every
+ * transport: hostile tool and answer schemas get a small 200 or a 4xx; requirements asking for a billion
  * words or items get a bounded result; stores evict their oldest runs and assistants and refuse an
  * assistant over the size cap; no text it writes holds a lone surrogate.
  */
-import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
-import { describe, expect, it } from "@effect/vitest"
-import * as Effect from "effect/Effect"
-import * as FetchHttpClient from "effect/http/FetchHttpClient"
-import type * as HttpClient from "effect/http/HttpClient"
-import type * as Layer from "effect/Layer"
+import { describe, Effect, expect, FetchHttpClient, type HttpClient, it, transportLayers } from "@studio-effect/line"
 import * as fc from "fast-check"
 import { defaultAssistantStoreLimits } from "studio-effect-core/reference/assistants"
 import { defaultLimits } from "studio-effect-core/reference/jsonSchemaValue"
 import { maxWrittenWords } from "studio-effect-core/reference/requirements"
-import { type Answer, call, events } from "../../../conformance/test/reference/support.js"
+import * as Reference from "studio-effect/reference"
 import { hostileSchema } from "../../../core/test/fixtures/hostileSchema.js"
 import { isWellFormed } from "../../../core/test/fixtures/text.js"
-import * as Reference from "../../src/reference/index.js"
+import { type Answer, call, events } from "./support.js"
 
 const chatPath = "/studio/v1/chat/completions"
 const runsPath = "/studio/v1/maestro/runs"
@@ -25,11 +20,6 @@ const assistantsPath = "/studio/v1/assistants"
 
 /** The most an answer to a small request may weigh: the generator's budget with room for the envelope. */
 const maxAnswerLength = 2 * defaultLimits.maxSize + 16 * defaultLimits.maxStringLength
-
-const transports: ReadonlyArray<readonly [string, Layer.Layer<HttpClient.HttpClient>]> = [
-  ["FetchHttpClient", FetchHttpClient.layer],
-  ["NodeHttpClient.layerUndici", NodeHttpClient.layerUndici]
-]
 
 /** Runs `f` against a service listening on 127.0.0.1 (port 0), with its base URL. */
 const served = <A, E>(
@@ -78,7 +68,7 @@ const hostileParameters: ReadonlyArray<readonly [string, unknown]> = [
   ["enum of a huge list", { type: "object", properties: { e: { enum: Array.from({ length: 50_000 }, (_, i) => i) } } }]
 ]
 
-for (const [transport, clientLayer] of transports) {
+for (const [transport, clientLayer] of transportLayers) {
   describe(`reference bounds over a socket (${transport})`, () => {
     it.effect(
       "tool arguments stay small whatever the parameter schema asks, and the service answers on",

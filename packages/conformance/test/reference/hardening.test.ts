@@ -3,23 +3,29 @@
  * they arrive), deep or huge JSON gets a 4xx, random bodies on every route never get a 500, and
  * concurrent updates of one assistant lose no write; in memory and over a socket.
  */
-import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
-import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
-import * as HttpClient from "@effect/platform/HttpClient"
-import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
-import * as HttpServer from "@effect/platform/HttpServer"
-import { describe, expect, it, layer } from "@effect/vitest"
-import * as Effect from "effect/Effect"
-import * as Layer from "effect/Layer"
-import * as ManagedRuntime from "effect/ManagedRuntime"
-import * as Stream from "effect/Stream"
+import {
+  callback,
+  describe,
+  Effect,
+  expect,
+  FetchHttpClient,
+  HttpClient,
+  HttpClientRequest,
+  it,
+  Layer,
+  layer,
+  ManagedRuntime,
+  NodeHttpServer,
+  repeatEffect
+} from "@studio-effect/line"
+import { makeAssistantStore } from "@studio-effect/line/src/reference/assistants.js"
 import * as fc from "fast-check"
 import * as http from "node:http"
+import type { AddressInfo } from "node:net"
 import { makeIds } from "studio-effect-core/reference/ids"
-import { type Answer, call, openApiErrors } from "../../../conformance/test/reference/support.js"
-import { validChatRequest, validRunRequest } from "../../../conformance/test/validation/arbitraries.js"
-import { makeAssistantStore } from "../../src/reference/assistants.js"
-import * as Reference from "../../src/reference/index.js"
+import * as Reference from "studio-effect/reference"
+import { validChatRequest, validRunRequest } from "../validation/arbitraries.js"
+import { type Answer, call, openApiErrors } from "./support.js"
 
 const MiB = 1024 * 1024
 const chatPath = "/studio/v1/chat/completions"
@@ -57,7 +63,7 @@ const chatBodyOfSize = (size: number): string => {
 const endless = () => {
   const pulled = { bytes: 0 }
   const chunk = new Uint8Array(64 * 1024).fill(32)
-  const stream = Stream.repeatEffect(Effect.sync(() => {
+  const stream = repeatEffect(Effect.sync(() => {
     pulled.bytes += chunk.length
     return chunk
   }))
@@ -116,7 +122,7 @@ describe("bodies over the size limit get 413 (in memory)", () => {
 
 /** Sends a raw request over a socket, writing the body in chunks without a content-length until answered. */
 const chunkedUntilAnswered = (url: string, path: string) =>
-  Effect.async<{ readonly answer: Answer; readonly written: number }>((resume) => {
+  callback<{ readonly answer: Answer; readonly written: number }>((resume) => {
     const chunk = Buffer.alloc(64 * 1024, 32)
     let written = 0
     let answered = false
@@ -151,7 +157,7 @@ const chunkedUntilAnswered = (url: string, path: string) =>
 
 describe("bodies over the size limit get 413 over a socket", () => {
   layer(Layer.empty)((it) => {
-    it.scoped("Reference.listen: declared too large, and chunked past the limit (then the server answers on)", () =>
+    it.effect("Reference.listen: declared too large, and chunked past the limit (then the server answers on)", () =>
       Effect.gen(function*() {
         const server = yield* Reference.listen()
         const declared = yield* Effect.promise(() =>
@@ -177,14 +183,15 @@ describe("bodies over the size limit get 413 over a socket", () => {
       }))
   })
 
+  // the Node server under the layer, whose port the test reads
+  const nodeServer = http.createServer()
   const ServerLive = Reference.serve({ maxBodyBytes: 4096 }).pipe(
-    Layer.provideMerge(NodeHttpServer.layer(() => http.createServer(), { port: 0, host: "127.0.0.1" }))
+    Layer.provideMerge(NodeHttpServer.layer(() => nodeServer, { port: 0, host: "127.0.0.1" }))
   )
   layer(ServerLive)((it) => {
     it.effect("Reference.serve with maxBodyBytes: chunked past the limit is 413", () =>
       Effect.gen(function*() {
-        const server = yield* HttpServer.HttpServer
-        const port = server.address._tag === "TcpAddress" ? server.address.port : 0
+        const { port } = nodeServer.address() as AddressInfo
         const { answer } = yield* chunkedUntilAnswered(`http://127.0.0.1:${port}`, "/studio/v1/assistants")
         isTooLarge(answer, 4096)
       }))
@@ -274,7 +281,7 @@ describe("deep or huge JSON gets a 4xx, never a 500 or a crash", () => {
     }).pipe(Effect.provide(Reference.layer({ maxJsonDepth: 3 }))))
 
   layer(Layer.empty)((it) => {
-    it.scoped("over a socket", () =>
+    it.effect("over a socket", () =>
       Effect.gen(function*() {
         const server = yield* Reference.listen()
         const send = (method: string, path: string, body: string) =>
@@ -401,7 +408,7 @@ describe("random bodies on every route: 2xx or 4xx, never a 500", () => {
   }, 60_000)
 
   layer(Layer.empty)((it) => {
-    it.scoped("500 of them over a socket", () =>
+    it.effect("500 of them over a socket", () =>
       Effect.gen(function*() {
         const server = yield* Reference.listen()
         const created = yield* call("POST", "/studio/v1/assistants", { body: { name: "target" }, baseUrl: server.url })
@@ -439,8 +446,8 @@ describe("concurrent updates of one assistant lose no write", () => {
         Array.from({ length: 200 }, (_, i) => i),
         (i) =>
           store.modify(created.id, (current) =>
-            // yield between the read and the write, so that a get-then-set store would interleave here
-            Effect.as(Effect.yieldNow(), {
+            // an async step between the read and the write, so that a get-then-set store would interleave here
+            Effect.as(Effect.promise(() => Promise.resolve()), {
               ...current,
               starter_questions: [...(current.starter_questions as Array<string>), `q${i}`]
             })),
@@ -500,7 +507,7 @@ describe("concurrent updates of one assistant lose no write", () => {
   it.effect("200 concurrent PATCHes in memory", () => patchConcurrently().pipe(Effect.provide(Reference.layer())))
 
   layer(Layer.empty)((it) => {
-    it.scoped("200 concurrent PATCHes over a socket", () =>
+    it.effect("200 concurrent PATCHes over a socket", () =>
       Effect.gen(function*() {
         const server = yield* Reference.listen()
         yield* patchConcurrently(server.url)

@@ -3,12 +3,10 @@
  * depth, so each is a `DecodeError` naming where the answer broke the interface, never a stack overflow.
  * Over a real socket on 127.0.0.1, through every transport.
  */
-import { describe, expect, it } from "@effect/vitest"
-import * as Effect from "effect/Effect"
-import * as Stream from "effect/Stream"
-import { chatRequest, clientLayer, failureOf, transportNames } from "../../../conformance/test/reliability/harness.js"
-import { hostileServer } from "../../../conformance/test/reliability/hostile.js"
-import { Assistants, Chat, Maestro } from "../../src/index.js"
+import { describe, Effect, expect, it, Stream } from "@studio-effect/line"
+import { Assistants, Chat, Maestro } from "studio-effect"
+import { chatRequest, clientLayer, failureOf, transportNames } from "./harness.js"
+import { hostileServer } from "./hostile.js"
 
 /** A JSON value nested `levels` deep, arrays and objects in turn. */
 const nested = (levels: number): string => "[{\"a\":".repeat(levels / 2) + "1" + "}]".repeat(levels / 2)

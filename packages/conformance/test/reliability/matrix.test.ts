@@ -7,16 +7,32 @@
  * Every error, log line (at every level) and span of the whole matrix is recorded, and the last test
  * checks that no canary (API key, tool credential) appears in any of them.
  */
-import { describe, expect, it } from "@effect/vitest"
-import * as Cause from "effect/Cause"
-import * as Duration from "effect/Duration"
-import * as Effect from "effect/Effect"
-import * as Exit from "effect/Exit"
-import * as Fiber from "effect/Fiber"
-import * as Stream from "effect/Stream"
-import * as TestClock from "effect/testing/TestClock"
+import {
+  callback,
+  Cause,
+  collect,
+  describe,
+  Duration,
+  type DurationInput,
+  Effect,
+  Exit,
+  expect,
+  Fiber,
+  fork,
+  isDone,
+  it,
+  logAtEveryLevel,
+  makeRecording,
+  Stream,
+  streamOutcomes,
+  TestClock
+} from "@studio-effect/line"
 import * as http from "node:http"
 import type { AddressInfo } from "node:net"
+import { Chat, Maestro, StudioClient, type StudioError } from "studio-effect"
+import * as Reference from "studio-effect/reference"
+import { advanceUntil, waitUntil } from "../support/clock.js"
+import { testServer } from "../support/testServer.js"
 import {
   canaries,
   canaryHttp,
@@ -34,12 +50,7 @@ import {
   type TransportName,
   transportNames,
   valueOf
-} from "../../../conformance/test/reliability/harness.js"
-import { advanceUntil, waitUntil } from "../../../conformance/test/support/clock.js"
-import { testServer } from "../../../conformance/test/support/testServer.js"
-import { Chat, Maestro, StudioClient, type StudioError } from "../../src/index.js"
-import * as Reference from "../../src/reference/index.js"
-import { logAtEveryLevel, makeRecording } from "../line/index.js"
+} from "./harness.js"
 
 const { Fault } = Reference
 
@@ -63,12 +74,12 @@ const record = <A>(exit: Exit.Exit<A, StudioError.StudioError>): Exit.Exit<A, St
 /** Runs `effect` in a fiber, advancing the clock by `step` until it ends; returns (and records) its exit. */
 const drive = <A, R>(
   effect: Effect.Effect<A, StudioError.StudioError, R>,
-  step: Duration.Input = "100 millis",
+  step: DurationInput = "100 millis",
   maxSteps = 2_000
 ) =>
   Effect.gen(function*() {
-    const fiber = yield* Effect.forkChild(effect)
-    yield* advanceUntil(() => fiber.pollUnsafe() !== undefined, step, maxSteps)
+    const fiber = yield* fork(effect)
+    yield* advanceUntil(() => isDone(fiber), step, maxSteps)
     return record(yield* Fiber.await(fiber))
   })
 
@@ -83,14 +94,14 @@ const settle = Effect.promise(() => new Promise<void>((resolve) => setTimeout(re
 const driveRetries = <A, R>(
   effect: Effect.Effect<A, StudioError.StudioError, R>,
   log: SendLog,
-  step: Duration.Input = "50 millis",
+  step: DurationInput = "50 millis",
   maxSteps = 2_000
 ) =>
   Effect.gen(function*() {
     const base = attemptFailures()
     const sentBefore = log.sent.length
-    const fiber = yield* Effect.forkChild(effect)
-    const done = () => fiber.pollUnsafe() !== undefined
+    const fiber = yield* fork(effect)
+    const done = () => isDone(fiber)
     const quiet = () => log.sent.length > sentBefore && attemptFailures() - base >= log.sent.length - sentBefore
     for (let i = 0; i < maxSteps && !done(); i++) {
       yield* waitUntil(() => done() || quiet())
@@ -248,7 +259,7 @@ for (const transport of transportNames) {
 
     it.effect("connection refused: retried, then TransportError", () =>
       Effect.gen(function*() {
-        const port = yield* Effect.callback<number>((resume) => {
+        const port = yield* callback<number>((resume) => {
           const server = http.createServer()
           server.listen(0, "127.0.0.1", () => {
             const { port } = server.address() as AddressInfo
@@ -291,7 +302,7 @@ for (const transport of transportNames) {
     it.effect("connection reset mid-stream: the first events, then TransportError, no retry", () =>
       row(transport, { faults: [Fault.dropMidStream(2)] }, {}, (server) =>
         Effect.gen(function*() {
-          const exit = yield* drive(Stream.runCollect(Stream.result(Chat.stream(chatRequest))))
+          const exit = yield* drive(collect(streamOutcomes(Chat.stream(chatRequest))))
           const items = [...valueOf(exit)]
           const last = items[items.length - 1]!
           expect(items.slice(0, -1).every((item) => item._tag === "Success")).toBe(true)
@@ -400,7 +411,7 @@ for (const transport of transportNames) {
     it.effect("interrupting a request: the server sees its socket closed", () =>
       row(transport, { faults: [Fault.delay("1 hour")] }, {}, (server) =>
         Effect.gen(function*() {
-          const fiber = yield* Effect.forkChild(Chat.create(chatRequest))
+          const fiber = yield* fork(Chat.create(chatRequest))
           yield* waitUntil(() => server.arrivals.length === 1)
           expect(server.open()).toBe(1)
           yield* Fiber.interrupt(fiber)
@@ -414,7 +425,7 @@ for (const transport of transportNames) {
           let events = 0
           const fiber = yield* Chat.stream(chatRequest).pipe(
             Stream.runForEach(() => Effect.sync(() => events++)),
-            Effect.forkChild
+            fork
           )
           // The service pauses 10 s before each event: advance to the first one only.
           yield* advanceUntil(() => events > 0, "1 second", 20)
@@ -436,7 +447,7 @@ for (const transport of transportNames) {
         (server) =>
           Effect.gen(function*() {
             const run = valueOf(yield* drive(Maestro.create(runRequest)))
-            const fiber = yield* Effect.forkChild(Maestro.poll(run.id))
+            const fiber = yield* fork(Maestro.poll(run.id))
             yield* waitUntil(() => server.arrivals.length === 2)
             expect(server.open()).toBe(1)
             yield* Fiber.interrupt(fiber)
@@ -476,7 +487,7 @@ describe("fault matrix, scripted server (faults the reference service cannot pro
         chunks: [`data: ${good}\n\n`, "data: {\"id\":\n\n", "data: [DONE]\n\n"]
       }))
       const exit = yield* drive(
-        Stream.runCollect(Stream.result(Chat.stream(chatRequest))).pipe(
+        collect(streamOutcomes(Chat.stream(chatRequest))).pipe(
           Effect.provide(clientLayer(server.url, "undici"))
         )
       )

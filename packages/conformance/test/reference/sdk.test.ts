@@ -2,21 +2,27 @@
  * The client SDK end to end against the reference service, over a socket and in memory: every operation,
  * and the errors and reliability behaviour that the service's answers drive.
  */
-import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
-import { describe, expect, it } from "@effect/vitest"
-import * as Duration from "effect/Duration"
-import * as Effect from "effect/Effect"
-import * as Fiber from "effect/Fiber"
-import * as Layer from "effect/Layer"
-import * as Redacted from "effect/Redacted"
-import type * as Scope from "effect/Scope"
-import * as Stream from "effect/Stream"
-import * as TestClock from "effect/TestClock"
-import * as Assistants from "../../src/Assistants.js"
-import * as Chat from "../../src/Chat.js"
-import * as Maestro from "../../src/Maestro.js"
-import * as Reference from "../../src/reference/index.js"
-import * as StudioClient from "../../src/StudioClient.js"
+import {
+  describe,
+  Duration,
+  Effect,
+  expect,
+  FetchHttpClient,
+  Fiber,
+  fold,
+  fork,
+  isDone,
+  it,
+  Layer,
+  outcome,
+  Redacted,
+  type RuntimeFiber,
+  type Scope,
+  Stream,
+  TestClock
+} from "@studio-effect/line"
+import { Assistants, Chat, Maestro, StudioClient } from "studio-effect"
+import * as Reference from "studio-effect/reference"
 
 type ClientOptions = Omit<StudioClient.StudioClientOptions, "baseUrl">
 
@@ -40,9 +46,9 @@ const overSocket: Transport = (service, client = {}) =>
   )
 
 /** Lets I/O progress and moves the test clock until the fiber is done. */
-const untilDone = <A, E>(fiber: Fiber.RuntimeFiber<A, E>) =>
+const untilDone = <A, E>(fiber: RuntimeFiber<A, E>) =>
   Effect.gen(function*() {
-    for (let i = 0; i < 500 && fiber.unsafePoll() === null; i++) {
+    for (let i = 0; i < 500 && !isDone(fiber); i++) {
       yield* Effect.promise(() => new Promise((resolve) => setImmediate(resolve)))
       yield* TestClock.adjust("250 millis")
     }
@@ -57,7 +63,7 @@ const withClient = <A, E>(
 ) =>
   Effect.scoped(Effect.gen(function*() {
     const layer = yield* transport(service, client)
-    const fiber = yield* Effect.fork(Effect.provide(effect, layer))
+    const fiber = yield* fork(Effect.provide(effect, layer))
     return yield* untilDone(fiber)
   }))
 
@@ -65,7 +71,7 @@ const messages = [{ role: "user" as const, content: "Tell me about the tides" }]
 
 for (const [name, transport] of [["in memory", inMemory], ["over a socket", overSocket]] as const) {
   describe(`the client SDK against the reference service ${name}`, () => {
-    it.scoped("Chat.create, and Chat.stream that accumulates to the same completion", () =>
+    it.effect("Chat.create, and Chat.stream that accumulates to the same completion", () =>
       withClient(
         transport,
         Effect.gen(function*() {
@@ -76,13 +82,13 @@ for (const [name, transport] of [["in memory", inMemory], ["over a socket", over
           expect(streamed.usage).toEqual(whole.usage)
           const text = yield* Chat.stream({ model: "fpmodel-mini", messages, temperature: 0 }).pipe(
             Chat.textDeltas,
-            Stream.runFold("", (all, delta) => all + delta)
+            fold("", (all: string, delta: string) => all + delta)
           )
           expect(text).toBe(whole.choices[0]?.message.content)
         })
       ))
 
-    it.scoped("tool calls decode with the client's schemas", () =>
+    it.effect("tool calls decode with the client's schemas", () =>
       withClient(
         transport,
         Effect.gen(function*() {
@@ -96,7 +102,7 @@ for (const [name, transport] of [["in memory", inMemory], ["over a socket", over
         })
       ))
 
-    it.scoped("Maestro.createAndPoll completes on the clock, with requirement scores", () =>
+    it.effect("Maestro.createAndPoll completes on the clock, with requirement scores", () =>
       withClient(
         transport,
         Effect.gen(function*() {
@@ -119,7 +125,7 @@ for (const [name, transport] of [["in memory", inMemory], ["over a socket", over
         })
       ))
 
-    it.scoped("a failed run fails polling with RunFailed and its message; an unknown run is NotFound", () =>
+    it.effect("a failed run fails polling with RunFailed and its message; an unknown run is NotFound", () =>
       withClient(
         transport,
         Effect.gen(function*() {
@@ -132,7 +138,7 @@ for (const [name, transport] of [["in memory", inMemory], ["over a socket", over
         { failRun: () => "out of tokens" }
       ))
 
-    it.scoped("Assistants: create, retrieve, list, update, run (both paths), runAndPoll, delete", () =>
+    it.effect("Assistants: create, retrieve, list, update, run (both paths), runAndPoll, delete", () =>
       withClient(
         transport,
         Effect.gen(function*() {
@@ -160,7 +166,7 @@ for (const [name, transport] of [["in memory", inMemory], ["over a socket", over
         })
       ))
 
-    it.scoped("a wrong key is an AuthError with the service's detail", () =>
+    it.effect("a wrong key is an AuthError with the service's detail", () =>
       withClient(
         transport,
         Effect.gen(function*() {
@@ -172,7 +178,7 @@ for (const [name, transport] of [["in memory", inMemory], ["over a socket", over
         { apiKey: Redacted.make("wrong") }
       ))
 
-    it.scoped("the service's 422 names the path", () =>
+    it.effect("the service's 422 names the path", () =>
       withClient(
         transport,
         Effect.gen(function*() {
@@ -185,7 +191,7 @@ for (const [name, transport] of [["in memory", inMemory], ["over a socket", over
         })
       ))
 
-    it.scoped("retries injected 503s and a dropped connection, then succeeds", () =>
+    it.effect("retries injected 503s and a dropped connection, then succeeds", () =>
       withClient(
         transport,
         Effect.gen(function*() {
@@ -196,7 +202,7 @@ for (const [name, transport] of [["in memory", inMemory], ["over a socket", over
         { maxRetries: 2 }
       ))
 
-    it.scoped("429 is a RateLimit carrying Retry-After", () =>
+    it.effect("429 is a RateLimit carrying Retry-After", () =>
       withClient(
         transport,
         Effect.gen(function*() {
@@ -211,14 +217,14 @@ for (const [name, transport] of [["in memory", inMemory], ["over a socket", over
         { maxRetries: 0 }
       ))
 
-    it.scoped("a stream cut before [DONE] or dropped mid-way is an error, never a success", () =>
+    it.effect("a stream cut before [DONE] or dropped mid-way is an error, never a success", () =>
       withClient(
         transport,
         Effect.gen(function*() {
-          const cut = yield* Effect.either(Chat.accumulate(Chat.stream({ model: "fpmodel-mini", messages })))
-          expect(cut._tag).toBe("Left")
-          const dropped = yield* Effect.either(Chat.accumulate(Chat.stream({ model: "fpmodel-mini", messages })))
-          expect(dropped._tag).toBe("Left")
+          const cut = yield* outcome(Chat.accumulate(Chat.stream({ model: "fpmodel-mini", messages })))
+          expect(cut._tag).toBe("Failure")
+          const dropped = yield* outcome(Chat.accumulate(Chat.stream({ model: "fpmodel-mini", messages })))
+          expect(dropped._tag).toBe("Failure")
         }),
         { faults: [Reference.Fault.cutStream(3), Reference.Fault.dropMidStream(3)] },
         { maxRetries: 0 }

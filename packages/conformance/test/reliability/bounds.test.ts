@@ -4,13 +4,23 @@
  * a server that sends endless events or bodies, holds a stream open after `[DONE]`, redirects elsewhere, or
  * asks for a retry in a form RFC 9110 does not allow. Time is the `TestClock`, driven while sockets do I/O.
  */
-import { describe, expect, it } from "@effect/vitest"
-import * as Clock from "effect/Clock"
-import type * as Duration from "effect/Duration"
-import * as Effect from "effect/Effect"
-import * as Exit from "effect/Exit"
-import * as Fiber from "effect/Fiber"
-import * as Stream from "effect/Stream"
+import {
+  Clock,
+  describe,
+  type DurationInput,
+  Effect,
+  Exit,
+  expect,
+  Fiber,
+  fork,
+  isDone,
+  it,
+  repeatEffect,
+  Stream
+} from "@studio-effect/line"
+import { Chat, type ChatSchema, StudioClient, type StudioError } from "studio-effect"
+import * as Reference from "studio-effect/reference"
+import { advanceUntil, waitUntil } from "../support/clock.js"
 import {
   canaries,
   chatRequest,
@@ -21,21 +31,18 @@ import {
   type TransportName,
   transportNames,
   valueOf
-} from "../../../conformance/test/reliability/harness.js"
-import { type HostileHandler, hostileServer } from "../../../conformance/test/reliability/hostile.js"
-import { advanceUntil, waitUntil } from "../../../conformance/test/support/clock.js"
-import { Chat, type ChatSchema, StudioClient, type StudioError } from "../../src/index.js"
-import * as Reference from "../../src/reference/index.js"
+} from "./harness.js"
+import { type HostileHandler, type HostileServer, hostileServer } from "./hostile.js"
 
 const seen: Array<string> = []
 
 const drive = <A, R>(
   effect: Effect.Effect<A, StudioError.StudioError, R>,
-  step: Duration.Input = "100 millis"
+  step: DurationInput = "100 millis"
 ) =>
   Effect.gen(function*() {
-    const fiber = yield* Effect.forkChild(effect)
-    yield* advanceUntil(() => fiber.pollUnsafe() !== undefined, step, 2_000)
+    const fiber = yield* fork(effect)
+    yield* advanceUntil(() => isDone(fiber), step, 2_000)
     const exit = yield* Fiber.await(fiber)
     if (Exit.isFailure(exit)) {
       for (const error of failuresOf(exit.cause)) seen.push(showError(error))
@@ -63,7 +70,7 @@ const row = <A>(
   handler: HostileHandler,
   options: Partial<StudioClient.StudioClientOptions>,
   body: (
-    server: Effect.Success<ReturnType<typeof hostileServer>>
+    server: HostileServer
   ) => Effect.Effect<A, never, StudioClient.StudioClient>
 ) =>
   Effect.scoped(Effect.gen(function*() {
@@ -365,7 +372,7 @@ describe("the bound of Chat.accumulate", () => {
       expect(Chat.defaultMaxAccumulatedSize).toBe(32 * 1024 * KiB)
       const mebibyte = "m".repeat(1024 * KiB)
       let pulled = 0
-      const endless = Stream.fromEffectRepeat(Effect.sync(() => {
+      const endless = repeatEffect(Effect.sync(() => {
         pulled++
         return piece(mebibyte)
       }))

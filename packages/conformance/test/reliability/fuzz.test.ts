@@ -3,31 +3,38 @@
  * status, any `Retry-After`) into every operation's response decoding, random request objects into every
  * validator. The property each time: a typed result or a typed `StudioError`, never a defect or a throw.
  */
-import { describe, expect, it } from "@effect/vitest"
-import * as Cause from "effect/Cause"
-import * as Effect from "effect/Effect"
-import * as Exit from "effect/Exit"
-import * as HttpClient from "effect/http/HttpClient"
-import * as HttpClientResponse from "effect/http/HttpClientResponse"
-import * as Layer from "effect/Layer"
-import * as Redacted from "effect/Redacted"
-import * as Stream from "effect/Stream"
+import {
+  Cause,
+  collect,
+  decodeEvents,
+  describe,
+  Effect,
+  Exit,
+  expect,
+  hasDie,
+  hasInterrupt,
+  HttpClient,
+  HttpClientResponse,
+  it,
+  Layer,
+  Redacted,
+  Schema,
+  Stream
+} from "@studio-effect/line"
 import fc from "fast-check"
+import { Assistants, Chat, Maestro, StudioClient, StudioError } from "studio-effect"
 import { SseParser } from "studio-effect-core/sse/SseParser"
-import { failuresOf } from "../../../conformance/test/reliability/harness.js"
-import { splitAt } from "../../../conformance/test/support/bytes.js"
-import { Assistants, Chat, Maestro, StudioClient } from "../../src/index.js"
-import { decodeEvents } from "../../src/internal/stream/sse.js"
-import { StudioError } from "../../src/StudioError.js"
+import { splitAt } from "../support/bytes.js"
+import { failuresOf } from "./harness.js"
 
-const studioTags = new Set<string>(StudioError.members.map((member) => member.identifier))
+const isStudioError = Schema.is(StudioError.StudioError)
 
 /** A typed success, or a failure made only of `StudioError`s: no defect, no interruption. */
 const isTyped = (exit: Exit.Exit<unknown, unknown>): boolean =>
   Exit.isSuccess(exit) || (
-    !Cause.hasDies(exit.cause) && !Cause.hasInterrupts(exit.cause) &&
+    !hasDie(exit.cause) && !hasInterrupt(exit.cause) &&
     [...failuresOf(exit.cause)].length > 0 &&
-    [...failuresOf(exit.cause)].every((error) => studioTags.has((error as { _tag: string })._tag))
+    [...failuresOf(exit.cause)].every(isStudioError)
   )
 
 const explain = (exit: Exit.Exit<unknown, unknown>) => Exit.isFailure(exit) ? Cause.pretty(exit.cause) : "success"
@@ -93,7 +100,7 @@ describe("fuzzing the SSE decoder", () => {
         fc.array(fc.nat(), { maxLength: 8 }),
         async (bytes, cuts) => {
           const exit = await Effect.runPromiseExit(
-            Stream.runCollect(
+            collect(
               decodeEvents("POST", "/x", (data: string) => data)(Stream.fromIterable(splitAt(bytes, cuts)))
             )
           )

@@ -1,29 +1,27 @@
 /**
  * Addresses and the key, as a hostile server or a careless configuration would have them: URLs in messages
- * are shown without userinfo, query values or fragment; `studio-effect/undici` never sends a fragment; a
- * key that is not printable ASCII is refused before anything is sent, the same on every transport; the SSE
- * forwarder for browsers does not tell them the service's address. Over a real socket on 127.0.0.1.
+ * are shown without userinfo, query values or fragment; the transports that send no fragment (the line's
+ * `fragmentFreeTransports`: on Effect 3 `studio-effect/undici` and fetch) do not; a key that is not printable
+ * ASCII is refused before anything is sent, the same on every transport; the SSE forwarder for browsers does
+ * not tell them the service's address. Over a real socket on 127.0.0.1.
  */
-import * as HttpClient from "@effect/platform/HttpClient"
-import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
-import { describe, expect, it } from "@effect/vitest"
-import * as Context from "effect/Context"
-import * as Effect from "effect/Effect"
-import * as Layer from "effect/Layer"
-import * as ManagedRuntime from "effect/ManagedRuntime"
-import * as Redacted from "effect/Redacted"
-import * as fc from "fast-check"
 import {
-  chatRequest,
-  clientLayer,
-  failureOf,
-  showError,
-  transportNames,
-  transports
-} from "../../../conformance/test/reliability/harness.js"
-import { hostileServer } from "../../../conformance/test/reliability/hostile.js"
-import { Chat, StudioClient } from "../../src/index.js"
-import { UndiciHttpClient } from "../../src/undici/index.js"
+  Context,
+  describe,
+  Effect,
+  expect,
+  fragmentFreeTransports,
+  HttpClient,
+  HttpClientRequest,
+  it,
+  Layer,
+  ManagedRuntime,
+  Redacted
+} from "@studio-effect/line"
+import * as fc from "fast-check"
+import { Chat, StudioClient } from "studio-effect"
+import { chatRequest, clientLayer, failureOf, showError, transportNames, transports } from "./harness.js"
+import { hostileServer } from "./hostile.js"
 
 const secret = "SECRET-7f1e"
 
@@ -74,7 +72,7 @@ describe("URLs in messages", () => {
         maxRetries: 0,
         transformClient: HttpClient.mapRequest(HttpClientRequest.appendUrl(`?api_key=${secret}`))
       })
-      const { Assistants, Maestro } = yield* Effect.promise(() => import("../../src/index.js"))
+      const { Assistants, Maestro } = yield* Effect.promise(() => import("studio-effect"))
       const errors = [
         failureOf(yield* Effect.exit(Effect.provide(Chat.create(chatRequest), layer))),
         failureOf(yield* Effect.exit(Effect.provide(Maestro.retrieve("run-1"), layer))),
@@ -89,20 +87,22 @@ describe("URLs in messages", () => {
     })))
 })
 
-describe("studio-effect/undici and fragments", () => {
-  it.live("a URL's #fragment is not sent; the path and query are", () =>
-    Effect.scoped(Effect.gen(function*() {
-      const server = yield* hostileServer((_, response) => {
-        response.writeHead(200, { "content-type": "application/json" })
-        response.end("{}")
-      })
-      const client = Context.get(yield* Layer.build(UndiciHttpClient.layer), HttpClient.HttpClient)
-      yield* Effect.scoped(client.get(`${server.url}/studio/v1/x?q=1#${secret}`))
-      yield* Effect.scoped(
-        client.execute(HttpClientRequest.get(`${server.url}/studio/v1/y`).pipe(HttpClientRequest.setHash(secret)))
-      )
-      expect(server.requests.map((request) => request.url)).toEqual(["/studio/v1/x?q=1", "/studio/v1/y"])
-    })))
+describe("fragments", () => {
+  for (const transport of fragmentFreeTransports) {
+    it.live(`a URL's #fragment is not sent over ${transport}; the path and query are`, () =>
+      Effect.scoped(Effect.gen(function*() {
+        const server = yield* hostileServer((_, response) => {
+          response.writeHead(200, { "content-type": "application/json" })
+          response.end("{}")
+        })
+        const client = Context.get(yield* Layer.build(transports[transport]), HttpClient.HttpClient)
+        yield* Effect.scoped(client.get(`${server.url}/studio/v1/x?q=1#${secret}`))
+        yield* Effect.scoped(
+          client.execute(HttpClientRequest.get(`${server.url}/studio/v1/y`).pipe(HttpClientRequest.setHash(secret)))
+        )
+        expect(server.requests.map((request) => request.url)).toEqual(["/studio/v1/x?q=1", "/studio/v1/y"])
+      })))
+  }
 })
 
 describe("the API key's characters", () => {

@@ -1,13 +1,22 @@
-import { describe, expect, it } from "@effect/vitest"
-import * as Effect from "effect/Effect"
-import * as Fiber from "effect/Fiber"
-import * as FetchHttpClient from "effect/http/FetchHttpClient"
-import * as HttpClient from "effect/http/HttpClient"
-import * as HttpClientRequest from "effect/http/HttpClientRequest"
-import * as Layer from "effect/Layer"
-import * as TestClock from "effect/testing/TestClock"
-import { call, events } from "../../../conformance/test/reference/support.js"
-import * as Reference from "../../src/reference/index.js"
+import {
+  bodyJson,
+  describe,
+  Effect,
+  expect,
+  FetchHttpClient,
+  Fiber,
+  fork,
+  HttpClient,
+  HttpClientRequest,
+  isHttpTransportError,
+  it,
+  type Layer,
+  outcome,
+  poll,
+  TestClock
+} from "@studio-effect/line"
+import * as Reference from "studio-effect/reference"
+import { call, events } from "./support.js"
 
 const { Fault } = Reference
 
@@ -20,11 +29,11 @@ const attempt = (body: unknown, baseUrl = "http://reference.test") =>
     const client = yield* HttpClient.HttpClient
     const request = HttpClientRequest.post(`${baseUrl}/studio/v1/chat/completions`).pipe(
       HttpClientRequest.bearerToken("k"),
-      HttpClientRequest.bodyJsonUnsafe(body)
+      bodyJson(body)
     )
     return yield* client.execute(request).pipe(
       Effect.flatMap((response) => Effect.map(response.text, (text) => ({ status: response.status, text }))),
-      Effect.result
+      outcome
     )
   })
 
@@ -71,7 +80,7 @@ for (const [name, run] of [["in memory", inMemory], ["over a socket", overSocket
         Effect.gen(function*() {
           const first = yield* attempt(chatBody, url)
           expect(first._tag).toBe("Failure")
-          if (first._tag === "Failure") expect(first.failure.reason._tag).toBe("TransportError")
+          if (first._tag === "Failure") expect(isHttpTransportError(first.failure)).toBe(true)
           const second = yield* attempt(chatBody, url)
           expect(second._tag === "Success" && second.success.status).toBe(200)
         })))
@@ -83,11 +92,11 @@ for (const [name, run] of [["in memory", inMemory], ["over a socket", overSocket
           const response = yield* client.execute(
             HttpClientRequest.post(`${url}/studio/v1/chat/completions`).pipe(
               HttpClientRequest.bearerToken("k"),
-              HttpClientRequest.bodyJsonUnsafe(streamBody)
+              bodyJson(streamBody)
             )
           )
           expect(response.status).toBe(200)
-          const text = yield* Effect.result(response.text)
+          const text = yield* outcome(response.text)
           expect(text._tag).toBe("Failure")
         })))
 
@@ -139,9 +148,9 @@ describe("rate limiting and delays (in memory, on the test clock)", () => {
 
   it.effect("a delay holds the answer until the clock has moved", () =>
     Effect.gen(function*() {
-      const fiber = yield* Effect.forkChild(call("POST", "/studio/v1/chat/completions", { body: chatBody }))
+      const fiber = yield* fork(call("POST", "/studio/v1/chat/completions", { body: chatBody }))
       yield* TestClock.adjust("4 seconds")
-      expect(fiber.pollUnsafe()).toBeUndefined()
+      expect(poll(fiber)).toBeUndefined()
       yield* TestClock.adjust("1 second")
       const answer = yield* Fiber.join(fiber)
       expect(answer.status).toBe(200)
@@ -149,7 +158,7 @@ describe("rate limiting and delays (in memory, on the test clock)", () => {
 
   it.effect("a delay then a status: entries may combine faults", () =>
     Effect.gen(function*() {
-      const fiber = yield* Effect.forkChild(call("POST", "/studio/v1/chat/completions", { body: chatBody }))
+      const fiber = yield* fork(call("POST", "/studio/v1/chat/completions", { body: chatBody }))
       yield* TestClock.adjust("1 second")
       expect((yield* Fiber.join(fiber)).status).toBe(502)
     }).pipe(Effect.provide(Reference.layer({ faults: [[Fault.delay("1 second"), Fault.status(502)]] }))))

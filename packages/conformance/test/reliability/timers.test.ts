@@ -1,18 +1,27 @@
 /**
  * Every duration is clamped to what the platform's timers can hold (infinity means no timer): a timeout or
  * an idle timeout of `Duration.infinity` or "30 days" (past 2^31 - 1 ms) waits, on the live clock, over a
- * real socket on 127.0.0.1 through every transport. Node replaces a longer delay by 1 ms (with a
- * `TimeoutOverflowWarning`): so every delay given to `setTimeout` during the calls is recorded. And no
- * timer of the client's outlives its calls: a program whose runtime is never disposed can still exit.
+ * real socket on 127.0.0.1 through every transport. The client's timeouts sleep with `Effect.sleep` in
+ * their watchdogs, whose sleeps are timers of at most 2^31 - 1 ms; Node replaces a longer delay by 1 ms
+ * (with a `TimeoutOverflowWarning`), so every delay given to `setTimeout` during the calls is recorded. And
+ * no timer of the client's outlives its calls: a program whose runtime is never disposed can still exit.
  */
-import { afterEach, beforeEach, describe, expect, it, vi } from "@effect/vitest"
-import * as Duration from "effect/Duration"
-import * as Effect from "effect/Effect"
-import * as ManagedRuntime from "effect/ManagedRuntime"
+import {
+  afterEach,
+  beforeEach,
+  describe,
+  Duration,
+  type DurationInput,
+  Effect,
+  expect,
+  it,
+  ManagedRuntime,
+  vi
+} from "@studio-effect/line"
+import { Chat, type StudioClient } from "studio-effect"
 import { maxTimerMillis } from "studio-effect-core/time/timerDuration"
-import { chatRequest, clientLayer, transportNames } from "../../../conformance/test/reliability/harness.js"
-import { type HostileHandler, hostileServer } from "../../../conformance/test/reliability/hostile.js"
-import { Chat, type StudioClient } from "../../src/index.js"
+import { chatRequest, clientLayer, transportNames } from "./harness.js"
+import { type HostileHandler, hostileServer } from "./hostile.js"
 
 const completion = JSON.stringify({
   id: "chat-1",
@@ -39,7 +48,7 @@ const answer: HostileHandler = (request, response) => {
 }
 
 let delays: Array<number> = []
-/** The timers armed for a minute or more (the client's own: its timeouts), and their handles. */
+/** The timers armed for a minute or more (the client's own: its timeouts' watchdogs), and their handles. */
 let longTimers: Array<{ readonly ms: number; readonly handle: { readonly _destroyed?: boolean } }> = []
 let overflows = 0
 const onWarning = (warning: Error) => {
@@ -69,7 +78,7 @@ afterEach(() => {
   process.off("warning", onWarning)
 })
 
-const durations: ReadonlyArray<readonly [string, Duration.DurationInput]> = [
+const durations: ReadonlyArray<readonly [string, DurationInput]> = [
   ["Duration.infinity", Duration.infinity],
   ["30 days", "30 days"],
   ["2^31 ms", Duration.millis(2 ** 31)]

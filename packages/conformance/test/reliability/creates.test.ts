@@ -5,29 +5,45 @@
  * create exactly one run (or assistant) per call; a 429, and a 503 with `Retry-After`, said before any work,
  * are retried to the one create. `retryCreates` opts into retrying them all, and then a create is repeated.
  */
-import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
-import * as HttpClient from "@effect/platform/HttpClient"
-import { describe, expect, it } from "@effect/vitest"
-import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
-import * as Fiber from "effect/Fiber"
-import * as Layer from "effect/Layer"
-import * as Redacted from "effect/Redacted"
-import * as TestClock from "effect/TestClock"
-import { Assistants, Chat, Maestro, StudioClient } from "../../src/index.js"
-import * as Reference from "../../src/reference/index.js"
+import {
+  describe,
+  Effect,
+  expect,
+  FetchHttpClient,
+  Fiber,
+  fork,
+  HttpClient,
+  isDone,
+  isFailure,
+  isSuccess,
+  it,
+  Layer,
+  type Outcome,
+  outcome,
+  Redacted,
+  type RuntimeFiber,
+  TestClock
+} from "@studio-effect/line"
+import { Assistants, Chat, Maestro, StudioClient } from "studio-effect"
+import * as Reference from "studio-effect/reference"
 
 const { Fault } = Reference
 
 /** Lets I/O progress and moves the test clock until the fiber is done. */
-const untilDone = <A, E>(fiber: Fiber.RuntimeFiber<A, E>) =>
+const untilDone = <A, E>(fiber: RuntimeFiber<A, E>) =>
   Effect.gen(function*() {
-    for (let i = 0; i < 1000 && fiber.unsafePoll() === null; i++) {
+    for (let i = 0; i < 1000 && !isDone(fiber); i++) {
       yield* Effect.promise(() => new Promise((resolve) => setImmediate(resolve)))
       yield* TestClock.adjust("250 millis")
     }
     return yield* Fiber.join(fiber)
   })
+
+/** The value of a call that succeeded; a failure fails the test. */
+const successOf = <A, E>(result: Outcome<A, E>): A => {
+  if (isSuccess(result)) return result.success
+  throw new Error(`expected a success, got ${String(result.failure)}`)
+}
 
 /** The reference service over a socket; each POST takes the next fault of `pending`, and created runs are counted. */
 const served = (options: StudioClient.RequestOptions = {}) =>
@@ -49,7 +65,7 @@ const served = (options: StudioClient.RequestOptions = {}) =>
       ...options
     }).pipe(Layer.orDie, Layer.provide(FetchHttpClient.layer))
     const call = <A, E>(effect: Effect.Effect<A, E, StudioClient.StudioClient>) =>
-      Effect.flatMap(Effect.fork(Effect.either(Effect.provide(effect, layer))), untilDone)
+      Effect.flatMap(fork(outcome(Effect.provide(effect, layer))), untilDone)
     return { pending, created, call }
   })
 
@@ -72,11 +88,11 @@ const beforeWork = [
 const input = [{ role: "user" as const, content: "Hi" }]
 
 describe("creates are never duplicated by a retry", () => {
-  it.scoped("Maestro.create and Assistants.run: one run per call under every fault", () =>
-    Effect.gen(function*() {
+  it.effect("Maestro.create and Assistants.run: one run per call under every fault", () =>
+    Effect.scoped(Effect.gen(function*() {
       const { call, created, pending } = yield* served()
       const assistant = yield* call(Assistants.create({ name: "Helper" }))
-      const assistantId = Either.getOrThrow(assistant).id
+      const assistantId = successOf(assistant).id
       const creates = [
         ["Maestro.create", Maestro.create({ input: "Hi" })],
         ["Assistants.run", Assistants.run(assistantId, { input })]
@@ -87,52 +103,52 @@ describe("creates are never duplicated by a retry", () => {
           pending.push(injected)
           const result = yield* call(create)
           calls++
-          expect(Either.isLeft(result), `${operation} under ${fault}`).toBe(true)
+          expect(isFailure(result), `${operation} under ${fault}`).toBe(true)
           expect(created.runs, `${operation} under ${fault}`).toBe(calls)
         }
         for (const [fault, injected] of beforeWork) {
           pending.push(injected)
           const result = yield* call(create)
           calls++
-          expect(Either.isRight(result), `${operation} under ${fault}`).toBe(true)
+          expect(isSuccess(result), `${operation} under ${fault}`).toBe(true)
           expect(created.runs, `${operation} under ${fault}`).toBe(calls)
         }
       }
       expect(pending).toEqual([])
-    }))
+    })))
 
-  it.scoped("Assistants.create: one assistant per call under every fault", () =>
-    Effect.gen(function*() {
+  it.effect("Assistants.create: one assistant per call under every fault", () =>
+    Effect.scoped(Effect.gen(function*() {
       const { call, pending } = yield* served()
       let calls = 0
       for (const [fault, injected] of [...afterWork, ...beforeWork]) {
         pending.push(injected)
         yield* call(Assistants.create({ name: `Helper ${calls}` }))
         calls++
-        const listed = Either.getOrThrow(yield* call(Assistants.list()))
+        const listed = successOf(yield* call(Assistants.list()))
         expect(listed.results.length, `under ${fault}`).toBe(calls)
       }
-    }))
+    })))
 
-  it.scoped("retryCreates: true retries a create on every retryable error, so a 5xx after work repeats it", () =>
-    Effect.gen(function*() {
+  it.effect("retryCreates: true retries a create on every retryable error, so a 5xx after work repeats it", () =>
+    Effect.scoped(Effect.gen(function*() {
       const { call, created, pending } = yield* served({ retryCreates: true })
       pending.push(Fault.afterHandling({ status: 500 }), Fault.afterHandling({ status: 502 }))
       const result = yield* call(Maestro.create({ input: "Hi" }))
-      expect(Either.isRight(result)).toBe(true)
+      expect(isSuccess(result)).toBe(true)
       expect(created.runs).toBe(3)
-    }))
+    })))
 
-  it.scoped("chat completions keep their retries: a 500 is retried", () =>
-    Effect.gen(function*() {
+  it.effect("chat completions keep their retries: a 500 is retried", () =>
+    Effect.scoped(Effect.gen(function*() {
       const { call, pending } = yield* served()
       pending.push(Fault.afterHandling({ status: 500 }))
       const result = yield* call(Chat.create({ model: "fpmodel-mini", messages: input }))
-      expect(Either.isRight(result)).toBe(true)
+      expect(isSuccess(result)).toBe(true)
       expect(pending).toEqual([])
-    }))
+    })))
 
-  it.scoped("a refused connection never reached the service: a create is retried", () =>
+  it.effect("a refused connection never reached the service: a create is retried", () =>
     Effect.gen(function*() {
       // the address of a service that has stopped listening
       const url = yield* Effect.scoped(Effect.map(Reference.listen({}), (server) => server.url))
@@ -147,10 +163,10 @@ describe("creates are never duplicated by a retry", () => {
         })
       }).pipe(Layer.orDie, Layer.provide(FetchHttpClient.layer))
       const result = yield* Effect.flatMap(
-        Effect.fork(Effect.either(Effect.provide(Maestro.create({ input: "Hi" }), layer))),
+        fork(outcome(Effect.provide(Maestro.create({ input: "Hi" }), layer))),
         untilDone
       )
-      expect(Either.isLeft(result) && result.left._tag === "TransportError" && result.left.unsent).toBe(true)
+      expect(isFailure(result) && result.failure._tag === "TransportError" && result.failure.unsent).toBe(true)
       expect(attempts).toBe(3)
     }))
 })
