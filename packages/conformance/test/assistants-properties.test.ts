@@ -1,21 +1,28 @@
+import { assert, describe, Effect, HttpClient, HttpClientResponse, it, Layer, Redacted } from "@studio-effect/line"
 /**
  * The rules of an assistant run, as properties through `Assistants.run`: generated valid requests are sent
  * as given (only the fields given, so the stored assistant keeps the others), and each kind of breach fails
  * with `ValidationError` at its path before anything is sent.
  */
-import * as HttpClient from "@effect/platform/HttpClient"
-import * as HttpClientResponse from "@effect/platform/HttpClientResponse"
-import { assert, describe, it } from "@effect/vitest"
-import * as Effect from "effect/Effect"
-import * as Layer from "effect/Layer"
-import * as Redacted from "effect/Redacted"
+import type { AssistantRunRequest } from "@studio-effect/line/src/AssistantSchema.js"
 import * as fc from "fast-check"
-import { wireJsonValue } from "../../conformance/test/validation/arbitraries.js"
-import { wireForm } from "../../conformance/test/validation/support.js"
-import type { AssistantRunRequest } from "../src/AssistantSchema.js"
-import { Assistants, StudioClient } from "../src/index.js"
+import { Assistants, StudioClient } from "studio-effect"
+import { wireJsonValue } from "./validation/arbitraries.js"
+import { wireForm } from "./validation/support.js"
 
-const runs = { fastCheck: { numRuns: 150 } }
+const runs = { numRuns: 150 }
+
+/** A property over generated values whose check is an Effect, run `runs.numRuns` times. */
+const property = <Values extends Array<unknown>>(
+  name: string,
+  arbitraries: { readonly [K in keyof Values]: fc.Arbitrary<Values[K]> },
+  check: (values: Values) => Effect.Effect<void, unknown>
+) =>
+  it(name, () =>
+    fc.assert(
+      fc.asyncProperty(fc.tuple<Values>(...arbitraries), (values) => Effect.runPromise(check(values))),
+      runs
+    ))
 
 interface Sent {
   readonly url: string
@@ -130,7 +137,7 @@ const issuePaths = (request: unknown) =>
 // ---------------------------------------------------------------------------------------------------------
 
 describe("assistant run rules", () => {
-  it.effect.prop(
+  property(
     "a valid request is sent as given: only its own fields, to /run",
     [validRequest],
     ([request]) =>
@@ -142,22 +149,19 @@ describe("assistant run rules", () => {
         assert.strictEqual(client.sent[0]!.url, "/studio/v1/assistants/asst_1/run")
         // fields left out are not sent, so the stored assistant's values apply to them
         assert.deepStrictEqual(client.sent[0]!.body, wireForm(request))
-      }),
-    runs
+      })
   )
 
-  it.effect.prop(
+  property(
     "output_type is an object or \"json\", nothing else",
     [validRequest, badOutputType],
     ([
       request,
       output_type
-    ]) =>
-      Effect.map(issuePaths({ ...request, output_type }), (paths) => assert.deepStrictEqual(paths, ["output_type"])),
-    runs
+    ]) => Effect.map(issuePaths({ ...request, output_type }), (paths) => assert.deepStrictEqual(paths, ["output_type"]))
   )
 
-  it.effect.prop(
+  property(
     "include takes data_sources, requirements_result and requirements_result.metadata only",
     [validRequest, fc.array(includeValue, { maxLength: 3 }), badIncludeValue, fc.nat()],
     ([request, include, bad, at]) => {
@@ -167,32 +171,30 @@ describe("assistant run rules", () => {
         issuePaths({ ...request, include: values }),
         (paths) => assert.deepStrictEqual(paths, [`include[${position}]`])
       )
-    },
-    runs
+    }
   )
 
-  it.effect.prop(
+  property(
     "input messages are required",
     [validRequest, badInput],
     ([request, input]) =>
       Effect.map(issuePaths({ ...request, input }), (paths) => {
         assert.isAbove(paths.length, 0)
         assert.isTrue(paths.every((path) => path.startsWith("input")), paths.join(", "))
-      }),
-    runs
+      })
   )
 
-  it.effect.prop("a request without input is refused", [validRequest], ([request]) => {
+  property("a request without input is refused", [validRequest], ([request]) => {
     const { input: _input, ...rest } = request
     return Effect.map(issuePaths(rest), (paths) => assert.deepStrictEqual(paths, ["input"]))
-  }, runs)
+  })
 
-  it.effect.prop("overrides follow the rules of a run", [validRequest, fc.integer({ min: 2, max: 4 })], ([
+  property("overrides follow the rules of a run", [validRequest, fc.integer({ min: 2, max: 4 })], ([
     request,
     count
   ]) =>
     Effect.map(
       issuePaths({ ...request, models: Array.from({ length: count }, () => "fpmodel-mini") }),
       (paths) => assert.deepStrictEqual(paths, ["models"])
-    ), runs)
+    ))
 })

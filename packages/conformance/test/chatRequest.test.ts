@@ -1,12 +1,12 @@
-import { describe, expect, it } from "@effect/vitest"
+import { describe, expect, it } from "@studio-effect/line"
 import * as fc from "fast-check"
+import { ChatSchema } from "studio-effect"
 import { acceptChatRequest } from "studio-effect-core/validate/chatRequest"
 import { chatRequest, typicalChatRequest } from "../../../bench/fixtures.js"
-import { validChatRequest, validChatTool } from "../../conformance/test/validation/arbitraries.js"
-import { aroundValid, schemaGives, withEachFieldAdded } from "../../conformance/test/validation/mutations.js"
-import { ChatRequest } from "../src/ChatSchema.js"
+import { validChatRequest, validChatTool } from "./validation/arbitraries.js"
+import { aroundValid, schemaGives, withEachFieldAdded } from "./validation/mutations.js"
 
-const expectSchemaGives = schemaGives(ChatRequest)
+const expectSchemaGives = schemaGives(ChatSchema.ChatRequest)
 
 /** Values at and just past the bounds of the rules of each field, alone and together. */
 const fieldEdges = {

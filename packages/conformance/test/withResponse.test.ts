@@ -1,12 +1,11 @@
+import { describe, Effect, expect, it } from "@studio-effect/line"
 /**
  * Metadata on success over a socket: each operation's `…WithResponse` variant gives the decoded value with
  * the answer's status, headers, request id and rate-limit figures, and sends exactly what the plain
  * operation sends.
  */
-import { describe, expect, it } from "@effect/vitest"
-import * as Effect from "effect/Effect"
-import { clientOf, testServer } from "../../conformance/test/support/testServer.js"
-import { Assistants, Chat, Maestro, Models } from "../src/index.js"
+import { Assistants, Chat, Maestro, Models } from "studio-effect"
+import { clientOf, testServer } from "./support/testServer.js"
 
 const metadata = {
   "x-request-id": "req_42",

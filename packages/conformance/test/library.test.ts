@@ -3,24 +3,29 @@
  * from PROCESSING to PROCESSED on `TestClock`) and over a real socket, and a run whose `file_search` tool
  * names a label answering from that label's files only.
  */
-import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
-import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
-import { assert, describe, it } from "@effect/vitest"
-import * as Effect from "effect/Effect"
-import * as Fiber from "effect/Fiber"
-import * as Layer from "effect/Layer"
-import * as Redacted from "effect/Redacted"
-import * as Schedule from "effect/Schedule"
-import * as Stream from "effect/Stream"
-import * as TestClock from "effect/TestClock"
+import {
+  assert,
+  describe,
+  Effect,
+  FetchHttpClient,
+  Fiber,
+  fork,
+  it,
+  Layer,
+  NodeFileSystem,
+  Redacted,
+  repeatEffect,
+  Schedule,
+  Stream,
+  TestClock
+} from "@studio-effect/line"
 import { mkdtempSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { clientOf } from "../../conformance/test/support/testServer.js"
-import { Library, Maestro, StudioClient } from "../src/index.js"
-import type { RunRequest } from "../src/MaestroSchema.js"
-import { Studio } from "../src/promise/index.js"
-import * as Reference from "../src/reference/index.js"
+import { Library, Maestro, type MaestroSchema, StudioClient } from "studio-effect"
+import { Studio } from "studio-effect/promise"
+import * as Reference from "studio-effect/reference"
+import { clientOf } from "./support/testServer.js"
 
 const encoder = new TextEncoder()
 
@@ -73,7 +78,7 @@ const searchAndRun = (ids: Record<string, string>, settle: Effect.Effect<void>) 
         include: ["data_sources"]
       },
       { schedule: Schedule.spaced("50 millis") }
-    ).pipe(Effect.fork, Effect.tap(() => settle), Effect.flatMap(Fiber.join))
+    ).pipe(fork, Effect.tap(() => settle), Effect.flatMap(Fiber.join))
     assert.strictEqual(run.status, "completed")
     const sources = run.data_sources?.file_search ?? []
     assert.isAbove(sources.length, 0)
@@ -146,7 +151,7 @@ describe("Library in memory", () => {
       assert.strictEqual(error._tag, "ValidationError")
       assert.include(error.message, "maxUploadSize")
       let pulled = 0
-      const endless = Stream.repeatEffect(Effect.sync(() => {
+      const endless = repeatEffect(Effect.sync(() => {
         pulled++
         return new Uint8Array(4)
       }))
@@ -276,12 +281,12 @@ describe("a run's file search in memory", () => {
         ids[file.name] = uploaded.fileId
       }
       yield* TestClock.adjust("1 second")
-      const foundBy = (request: Omit<RunRequest, "input">) =>
+      const foundBy = (request: Omit<MaestroSchema.RunRequest, "input">) =>
         Effect.gen(function*() {
           const fiber = yield* Maestro.createAndPoll(
             { input: "How is a refund paid?", include: ["data_sources"], ...request },
             { schedule: Schedule.spaced("50 millis") }
-          ).pipe(Effect.fork)
+          ).pipe(fork)
           yield* TestClock.adjust("10 seconds")
           const run = yield* Fiber.join(fiber)
           return [...new Set((run.data_sources?.file_search ?? []).map((source) => String(source.file_id)))].sort()

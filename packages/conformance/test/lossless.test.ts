@@ -1,19 +1,22 @@
+import {
+  collect,
+  describe,
+  Effect,
+  expect,
+  HttpClient,
+  HttpClientResponse,
+  it,
+  Layer,
+  Redacted
+} from "@studio-effect/line"
 /**
  * Decoding loses nothing: every field the real service sends (the fields the schemas name, and any other
  * field at the top level or in a nested object the service owns) comes out of the SDK as it was sent, for
  * chat completions, streamed chunks, runs and assistants. Properties through the public operations over a
  * transport that answers the generated JSON.
  */
-import * as HttpClient from "@effect/platform/HttpClient"
-import * as HttpClientResponse from "@effect/platform/HttpClientResponse"
-import { describe, expect, it } from "@effect/vitest"
-import * as Chunk from "effect/Chunk"
-import * as Effect from "effect/Effect"
-import * as Layer from "effect/Layer"
-import * as Redacted from "effect/Redacted"
-import * as Stream from "effect/Stream"
 import * as fc from "fast-check"
-import { Assistants, Chat, Maestro, StudioClient } from "../src/index.js"
+import { Assistants, Chat, Maestro, StudioClient } from "studio-effect"
 
 const runs = { numRuns: 60 }
 
@@ -162,8 +165,8 @@ describe("what the service sends comes out of the SDK unchanged", () => {
     fc.assert(
       fc.asyncProperty(chunks, async (events) => {
         const body = events.map((event) => `data: ${JSON.stringify(event)}\n\n`).join("") + "data: [DONE]\n\n"
-        const answer = await run(Stream.runCollect(Chat.stream(request)), answering(body, "text/event-stream"))
-        expect(Chunk.toReadonlyArray(answer)).toStrictEqual(events)
+        const answer = await run(collect(Chat.stream(request)), answering(body, "text/event-stream"))
+        expect(answer).toStrictEqual(events)
       }),
       runs
     ))

@@ -1,17 +1,7 @@
-import { assert, describe, it } from "@effect/vitest"
-import * as Effect from "effect/Effect"
-import * as Fiber from "effect/Fiber"
-import * as Schedule from "effect/Schedule"
-import * as TestClock from "effect/TestClock"
-import {
-  clientOf,
-  type RecordedRequest,
-  testKey,
-  testServer,
-  untilRequests
-} from "../../conformance/test/support/testServer.js"
-import type { AssistantRunRequest } from "../src/AssistantSchema.js"
-import { Assistants } from "../src/index.js"
+import { assert, describe, Effect, Fiber, fork, it, Schedule, TestClock } from "@studio-effect/line"
+import type { AssistantSchema } from "studio-effect"
+import { Assistants } from "studio-effect"
+import { clientOf, type RecordedRequest, testKey, testServer, untilRequests } from "./support/testServer.js"
 
 const runJson = (status: string, extra: Record<string, unknown> = {}) => ({
   id: "run-7",
@@ -27,7 +17,7 @@ const input = [{ role: "user", content: "Hi" }] as const
 // ---------------------------------------------------------------------------------------------------------
 
 describe("Assistants.run", () => {
-  it.scoped("posts to /assistants/{id}/run with the request and the overriding fields, byte for byte", () =>
+  it.effect("posts to /assistants/{id}/run with the request and the overriding fields, byte for byte", () =>
     Effect.gen(function*() {
       const server = yield* testServer(() => ({
         json: runJson("completed", {
@@ -40,7 +30,7 @@ describe("Assistants.run", () => {
           }
         })
       }))
-      const request: AssistantRunRequest = {
+      const request: AssistantSchema.AssistantRunRequest = {
         input: [{ role: "user", content: "Hi" }, { role: "assistant", content: "Hello" }, {
           role: "user",
           content: "More"
@@ -69,14 +59,14 @@ describe("Assistants.run", () => {
       )
     }))
 
-  it.scoped("sends only the fields given: the stored assistant keeps the others", () =>
+  it.effect("sends only the fields given: the stored assistant keeps the others", () =>
     Effect.gen(function*() {
       const server = yield* testServer(() => ({ json: runJson("in_progress") }))
       yield* Assistants.run("asst_1", { input: [...input] }).pipe(Effect.provide(clientOf(server.url)))
       assert.strictEqual(server.requests[0]!.body, "{\"input\":[{\"role\":\"user\",\"content\":\"Hi\"}]}")
     }))
 
-  it.scoped("with path: \"sample\" posts to /assistants/{id}, the interface's sample form", () =>
+  it.effect("with path: \"sample\" posts to /assistants/{id}, the interface's sample form", () =>
     Effect.gen(function*() {
       const server = yield* testServer(() => ({ json: runJson("completed") }))
       yield* Assistants.run("asst_1", { input: [...input], output_type: { type: "object" } }, { path: "sample" }).pipe(
@@ -90,7 +80,7 @@ describe("Assistants.run", () => {
       )
     }))
 
-  it.scoped("fails with NotFound for an unknown assistant", () =>
+  it.effect("fails with NotFound for an unknown assistant", () =>
     Effect.gen(function*() {
       const server = yield* testServer(() => ({ status: 404, json: { detail: "Assistant not found" } }))
       const error = yield* Assistants.run("nope", { input: [...input] }).pipe(
@@ -101,7 +91,7 @@ describe("Assistants.run", () => {
       assert.include(error.message, "Assistant not found")
     }))
 
-  it.scoped("checks the request first: input, output_type, include and overrides; nothing is sent", () =>
+  it.effect("checks the request first: input, output_type, include and overrides; nothing is sent", () =>
     Effect.gen(function*() {
       const server = yield* testServer(() => ({ json: runJson("completed") }))
       const error = yield* Assistants.run("asst_1", {
@@ -121,10 +111,10 @@ describe("Assistants.run", () => {
       assert.strictEqual(server.requests.length, 0)
     }))
 
-  it.scoped("input is required", () =>
+  it.effect("input is required", () =>
     Effect.gen(function*() {
       const server = yield* testServer(() => ({ json: runJson("completed") }))
-      const error = yield* Assistants.run("asst_1", {} as AssistantRunRequest).pipe(
+      const error = yield* Assistants.run("asst_1", {} as AssistantSchema.AssistantRunRequest).pipe(
         Effect.provide(clientOf(server.url)),
         Effect.flip
       )
@@ -133,7 +123,7 @@ describe("Assistants.run", () => {
       assert.strictEqual(server.requests.length, 0)
     }))
 
-  it.scoped("refuses an empty assistant id", () =>
+  it.effect("refuses an empty assistant id", () =>
     Effect.gen(function*() {
       const server = yield* testServer(() => ({ json: runJson("completed") }))
       const error = yield* Assistants.run("", { input: [...input] }).pipe(
@@ -152,13 +142,13 @@ describe("Assistants.runAndPoll", () => {
       : { json: runJson(index < 2 ? "in_progress" : "completed", { result: index < 2 ? null : "answer" }) }
 
   for (const path of ["run", "sample"] as const) {
-    it.scoped(`polls the run it starts (${path} path)`, () =>
+    it.effect(`polls the run it starts (${path} path)`, () =>
       Effect.gen(function*() {
         const server = yield* testServer(answer)
         const fiber = yield* Assistants.runAndPoll("asst_1", { input: [...input] }, {
           path,
           schedule: Schedule.spaced("2 seconds")
-        }).pipe(Effect.provide(clientOf(server.url)), Effect.fork)
+        }).pipe(Effect.provide(clientOf(server.url)), fork)
         for (let expected = 1; expected <= 3; expected++) {
           assert.strictEqual(yield* untilRequests(server, expected), expected)
           yield* TestClock.adjust("1999 millis")
@@ -175,7 +165,7 @@ describe("Assistants.runAndPoll", () => {
       }))
   }
 
-  it.scoped("a failed run becomes RunFailed", () =>
+  it.effect("a failed run becomes RunFailed", () =>
     Effect.gen(function*() {
       const server = yield* testServer(() => ({ json: runJson("failed", { error: { message: "no budget" } }) }))
       const error = yield* Assistants.runAndPoll("asst_1", { input: [...input] }).pipe(
@@ -246,7 +236,7 @@ const assistantStore = () => {
 }
 
 describe("Assistants resource", () => {
-  it.scoped("create, retrieve, list, update and delete round trip", () =>
+  it.effect("create, retrieve, list, update and delete round trip", () =>
     Effect.gen(function*() {
       const server = yield* testServer(assistantStore())
       const layer = clientOf(server.url)
@@ -306,7 +296,7 @@ describe("Assistants resource", () => {
       assert.strictEqual(gone._tag, "NotFound")
     }))
 
-  it.scoped("list sends workspace filters as repeated query parameters", () =>
+  it.effect("list sends workspace filters as repeated query parameters", () =>
     Effect.gen(function*() {
       const server = yield* testServer(() => ({ json: { results: [] } }))
       const listed = yield* Assistants.list({ workspaceIds: ["w 1", "w2"] }).pipe(Effect.provide(clientOf(server.url)))
@@ -314,7 +304,7 @@ describe("Assistants resource", () => {
       assert.strictEqual(server.requests[0]!.url, "/studio/v1/assistants?workspace_ids=w+1&workspace_ids=w2")
     }))
 
-  it.scoped("NotFound for an unknown id on retrieve, update and delete", () =>
+  it.effect("NotFound for an unknown id on retrieve, update and delete", () =>
     Effect.gen(function*() {
       const server = yield* testServer(assistantStore())
       const layer = clientOf(server.url)
@@ -327,7 +317,7 @@ describe("Assistants resource", () => {
       assert.isTrue(server.requests.every((request) => request.url === "/studio/v1/assistants/unknown%2Fid"))
     }))
 
-  it.scoped("reads the assistant fields of the service's OpenAPI, in either requirement shape", () =>
+  it.effect("reads the assistant fields of the service's OpenAPI, in either requirement shape", () =>
     Effect.gen(function*() {
       const server = yield* testServer(() => ({
         json: {
@@ -366,14 +356,14 @@ describe("Assistants resource", () => {
       assert.strictEqual(assistant.workflow_config?.endpoint_url, "https://flow.example.com")
     }))
 
-  it.scoped("a body that does not match the assistant schema is a DecodeError", () =>
+  it.effect("a body that does not match the assistant schema is a DecodeError", () =>
     Effect.gen(function*() {
       const server = yield* testServer(() => ({ json: { id: "a1" } }))
       const error = yield* Assistants.retrieve("a1").pipe(Effect.provide(clientOf(server.url)), Effect.flip)
       assert.strictEqual(error._tag, "DecodeError")
     }))
 
-  it.scoped("create and update check the configuration by the rules of a run; nothing is sent", () =>
+  it.effect("create and update check the configuration by the rules of a run; nothing is sent", () =>
     Effect.gen(function*() {
       const server = yield* testServer(assistantStore())
       const layer = clientOf(server.url)

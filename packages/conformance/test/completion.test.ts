@@ -1,21 +1,12 @@
-import { describe, expect, it } from "@effect/vitest"
-import * as Arbitrary from "effect/Arbitrary"
-import * as Effect from "effect/Effect"
-import * as Result from "effect/Result"
-import * as Schema from "effect/Schema"
-import * as SchemaParser from "effect/SchemaParser"
+import { decodeOutcome, describe, encodedArbitrary, expect, isSuccess, it, toOutcome } from "@studio-effect/line"
+import { decodeCompletion } from "@studio-effect/line/src/internal/schema/completion.js"
 import * as fc from "fast-check"
-import { ChatCompletion } from "../src/ChatSchema.js"
-import { decodeCompletion } from "../src/internal/schema/completion.js"
+import { ChatSchema } from "studio-effect"
 
-const decodeWithSchema = SchemaParser.decodeUnknownResult(ChatCompletion)
+const decodeWithSchema = decodeOutcome(ChatSchema.ChatCompletion)
 
 /** Completions as the service may send them: valid ones, with fields we do not know, and wrong ones. */
-const encodedCompletion = fc.constantFrom(
-  ...Effect.runSync(
-    Arbitrary.sampleEffect(Arbitrary.schema(Schema.toEncoded(ChatCompletion)), { count: 500, seed: "completion" })
-  )
-)
+const encodedCompletion = encodedArbitrary(ChatSchema.ChatCompletion, "completion")
 const extraFields = fc.dictionary(fc.string({ maxLength: 8 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 3 })
 const withExtras = fc.tuple(encodedCompletion, extraFields, extraFields, extraFields).map((
   [completion, top, choice, message]
@@ -65,14 +56,14 @@ describe("completion decoding", () => {
         fc.pre(!text.includes("\"__proto__\""))
         const json = JSON.parse(text)
         const expected = decodeWithSchema(json)
-        const actual = decodeCompletion(json)
+        const actual = toOutcome(decodeCompletion(json))
         expect(actual._tag).toBe(expected._tag)
-        if (Result.isSuccess(expected) && Result.isSuccess(actual)) {
+        if (isSuccess(expected) && isSuccess(actual)) {
           expect(actual.success).toStrictEqual(expected.success)
         }
       }),
       { numRuns: 3_000 }
-    ))
+    ), 120_000)
 
   it("the service's usual answers, with and without tool calls, take the fast path (no schema error path)", () => {
     const usual = {
@@ -89,7 +80,7 @@ describe("completion decoding", () => {
       }],
       usage: { prompt_tokens: 1, completion_tokens: 2, total_tokens: 3 }
     }
-    const decoded = decodeCompletion(usual)
+    const decoded = toOutcome(decodeCompletion(usual))
     expect(decoded).toStrictEqual(decodeWithSchema(usual))
   })
 })

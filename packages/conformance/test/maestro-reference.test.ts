@@ -2,13 +2,9 @@
  * Runs and assistants end to end against the in-memory reference service, whose runs advance on Effect's
  * clock: `TestClock` drives both the service and the polling.
  */
-import { assert, describe, it } from "@effect/vitest"
-import * as Effect from "effect/Effect"
-import * as Fiber from "effect/Fiber"
-import * as Schedule from "effect/Schedule"
-import * as TestClock from "effect/testing/TestClock"
-import { Assistants, Maestro } from "../src/index.js"
-import * as Reference from "../src/reference/index.js"
+import { assert, describe, Effect, Fiber, fork, it, Schedule, TestClock } from "@studio-effect/line"
+import { Assistants, Maestro } from "studio-effect"
+import * as Reference from "studio-effect/reference"
 
 const requirements = [
   { name: "short", description: "At most 80 words.", is_mandatory: true },
@@ -21,7 +17,7 @@ describe("against the reference service", () => {
       const fiber = yield* Maestro.createAndPoll(
         { input: "Describe a lighthouse", requirements, budget: "medium", include: ["requirements_result"] },
         { schedule: Schedule.spaced("250 millis") }
-      ).pipe(Effect.forkChild)
+      ).pipe(fork)
       yield* TestClock.adjust("10 seconds")
       const run = yield* Fiber.join(fiber)
       assert.strictEqual(run.status, "completed")
@@ -37,7 +33,7 @@ describe("against the reference service", () => {
       const fiber = yield* Maestro.createAndPoll({ input: "anything" }, { schedule: Schedule.spaced("100 millis") })
         .pipe(
           Effect.flip,
-          Effect.forkChild
+          fork
         )
       yield* TestClock.adjust("10 seconds")
       const error = yield* Fiber.join(fiber)
@@ -50,7 +46,7 @@ describe("against the reference service", () => {
       const fiber = yield* Maestro.createAndPoll({ input: "slow", budget: "high" }, {
         schedule: Schedule.spaced("100 millis"),
         deadline: "1 second"
-      }).pipe(Effect.flip, Effect.forkChild)
+      }).pipe(Effect.flip, fork)
       yield* TestClock.adjust("2 seconds")
       const error = yield* Fiber.join(fiber)
       assert.strictEqual(error._tag, "PollTimeout")
@@ -76,7 +72,7 @@ describe("against the reference service", () => {
           input: [{ role: "user", content: "Write about tea" }],
           requirements: [{ name: "override", description: "At most 50 words." }],
           include: ["requirements_result", "requirements_result.metadata"]
-        }, { path, schedule: Schedule.spaced("100 millis") }).pipe(Effect.forkChild)
+        }, { path, schedule: Schedule.spaced("100 millis") }).pipe(fork)
         yield* TestClock.adjust("5 seconds")
         const run = yield* Fiber.join(fiber)
         assert.strictEqual(run.status, "completed")

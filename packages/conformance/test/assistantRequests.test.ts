@@ -1,6 +1,6 @@
-import { describe, expect, it } from "@effect/vitest"
-import type * as Schema from "effect/Schema"
+import { describe, expect, it, type RequestSchema } from "@studio-effect/line"
 import * as fc from "fast-check"
+import { AssistantSchema } from "studio-effect"
 import { acceptAssistantRunRequest, acceptCreateAssistantRequest } from "studio-effect-core/validate/assistantRequests"
 import { typicalRunRequest } from "../../../bench/fixtures.js"
 import {
@@ -9,9 +9,8 @@ import {
   validRequirement,
   validServiceRequirement,
   wordsText
-} from "../../conformance/test/validation/arbitraries.js"
-import { aroundValid, schemaGives, withEachFieldAdded } from "../../conformance/test/validation/mutations.js"
-import { AssistantRunRequest, CreateAssistantRequest } from "../src/AssistantSchema.js"
+} from "./validation/arbitraries.js"
+import { aroundValid, schemaGives, withEachFieldAdded } from "./validation/mutations.js"
 
 /** Values at and just past the bounds of the rules of the fields an assistant shares with a run. */
 const settingsEdges = {
@@ -73,7 +72,7 @@ const settings = {
 const cases = [
   {
     name: "AssistantRunRequest",
-    schema: AssistantRunRequest as Schema.Schema<unknown, unknown>,
+    schema: AssistantSchema.AssistantRunRequest as RequestSchema,
     accept: acceptAssistantRunRequest,
     valid: validAssistantRunRequest as fc.Arbitrary<object>,
     edges: runEdges,
@@ -86,7 +85,7 @@ const cases = [
   },
   {
     name: "CreateAssistantRequest",
-    schema: CreateAssistantRequest as Schema.Schema<unknown, unknown>,
+    schema: AssistantSchema.CreateAssistantRequest as RequestSchema,
     accept: acceptCreateAssistantRequest,
     valid: validCreateAssistantRequest as fc.Arbitrary<object>,
     edges: createEdges,

@@ -1,10 +1,23 @@
-import { describe, expect, it } from "@effect/vitest"
-import { Cause, Effect, Exit, Fiber, Option, Stream } from "effect"
-import { TestClock } from "effect/testing"
-import { clientOf, type ScriptedResponse, testServer } from "../../conformance/test/support/testServer.js"
-import type { ChatSchema } from "../src/index.js"
-import { Chat } from "../src/index.js"
-import { transportLayers } from "./line/index.js"
+import {
+  collect,
+  describe,
+  Effect,
+  Exit,
+  expect,
+  failures,
+  Fiber,
+  fork,
+  it,
+  Layer,
+  NodeHttpClient,
+  Redacted,
+  Stream,
+  TestClock,
+  transportLayers
+} from "@studio-effect/line"
+import type { ChatSchema } from "studio-effect"
+import { Chat, StudioClient } from "studio-effect"
+import { clientOf, type ScriptedResponse, testServer } from "./support/testServer.js"
 
 const completion = {
   id: "chat-0123456789abcdef0123456789abcdef",
@@ -46,6 +59,20 @@ const withServer = <A, E>(
   ) => Effect.Effect<A, E, any>
 ) => Effect.scoped(Effect.flatMap(testServer((_, index) => handler(index)), (server) => body(server)))
 
+describe("StudioClient.layer", () => {
+  // the client's layer as an application writes it, with a transport of its own choosing
+  it.effect("works over NodeHttpClient.layerUndici", () =>
+    withServer(() => ({ json: completion }), (server) =>
+      Effect.gen(function*() {
+        const layer = StudioClient.layer({ apiKey: Redacted.make("k"), baseUrl: server.url }).pipe(
+          Layer.provide(NodeHttpClient.layerUndici)
+        )
+        const result = yield* Chat.create(request).pipe(Effect.provide(layer))
+        expect(result.id).toBe(completion.id)
+        expect(server.requests[0]!.headers["authorization"]).toBe("Bearer k")
+      })))
+})
+
 for (const [name, transport] of transportLayers) {
   describe(`Chat.create (${name})`, () => {
     it.effect("sends the request with auth, user agent and JSON body, and decodes the completion", () =>
@@ -68,7 +95,7 @@ for (const [name, transport] of transportLayers) {
       withServer(() => ({ chunks: [sseBody(streamEvents)] }), (server) =>
         Effect.gen(function*() {
           const layer = clientOf(server.url, {}, transport)
-          const text = yield* Chat.stream(request).pipe(Chat.textDeltas, Stream.runCollect, Effect.provide(layer))
+          const text = yield* Chat.stream(request).pipe(Chat.textDeltas, collect, Effect.provide(layer))
           expect(text.join("")).toBe("Hello there")
           const accumulated = yield* Chat.stream(request).pipe(Chat.accumulate, Effect.provide(layer))
           expect(accumulated).toEqual(completion)
@@ -84,8 +111,7 @@ for (const [name, transport] of transportLayers) {
             Effect.provide(clientOf(server.url, {}, transport)),
             Effect.exit
           )
-          expect(Exit.isFailure(exit) && Cause.findErrorOption(exit.cause).pipe(Option.map((error) => error._tag)))
-            .toEqual(Option.some("TransportError"))
+          expect(Exit.isFailure(exit) && failures(exit.cause).map((error) => error._tag)).toEqual(["TransportError"])
         })))
 
     it.effect("retries a 503 before the stream starts, with backoff under the test clock", () =>
@@ -96,7 +122,7 @@ for (const [name, transport] of transportLayers) {
             const fiber = yield* Chat.stream(request).pipe(
               Chat.accumulate,
               Effect.provide(clientOf(server.url, {}, transport)),
-              Effect.forkChild
+              fork
             )
             while (server.requests.length < 1) yield* Effect.promise(() => new Promise((r) => setImmediate(r)))
             yield* TestClock.adjust("10 seconds")

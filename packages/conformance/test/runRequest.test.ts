@@ -1,5 +1,6 @@
-import { describe, expect, it } from "@effect/vitest"
+import { describe, expect, it } from "@studio-effect/line"
 import * as fc from "fast-check"
+import { MaestroSchema } from "studio-effect"
 import { acceptRunRequest } from "studio-effect-core/validate/runRequest"
 import { typicalRunRequest } from "../../../bench/fixtures.js"
 import {
@@ -9,12 +10,11 @@ import {
   validToolResources,
   webSearchUrl,
   wordsText
-} from "../../conformance/test/validation/arbitraries.js"
-import { aroundValid, schemaGives, withEachFieldAdded } from "../../conformance/test/validation/mutations.js"
-import { wireForm } from "../../conformance/test/validation/support.js"
-import { RunRequest } from "../src/MaestroSchema.js"
+} from "./validation/arbitraries.js"
+import { aroundValid, schemaGives, withEachFieldAdded } from "./validation/mutations.js"
+import { wireForm } from "./validation/support.js"
 
-const expectSchemaGives = schemaGives(RunRequest)
+const expectSchemaGives = schemaGives(MaestroSchema.RunRequest)
 
 const mcp = (label: string) => ({ type: "mcp", server_label: label, server_url: "https://mcp.example.com" })
 

@@ -3,38 +3,38 @@
  * know, `layerConfig` without a key, durations in messages, and every error's message ending with what to
  * do next. Against the reference service over a real socket on 127.0.0.1, on both transports.
  */
-import { describe, expect, it } from "@effect/vitest"
-import * as Config from "effect/Config"
-import * as ConfigProvider from "effect/ConfigProvider"
-import * as Duration from "effect/Duration"
-import * as Effect from "effect/Effect"
-import * as FetchHttpClient from "effect/http/FetchHttpClient"
-import * as Layer from "effect/Layer"
-import * as Redacted from "effect/Redacted"
-import * as Result from "effect/Result"
-import * as Schema from "effect/Schema"
-import * as fc from "fast-check"
 import {
-  canaryKey,
-  chatRequest,
-  clientLayer,
-  referenceServer,
-  transports
-} from "../../conformance/test/reliability/harness.js"
-import { Chat, Maestro, StudioClient, StudioError } from "../src/index.js"
-import { MaestroRun } from "../src/MaestroSchema.js"
+  configLayer,
+  describe,
+  Duration,
+  Effect,
+  errorKinds,
+  expect,
+  FetchHttpClient,
+  isFailure,
+  isSuccess,
+  it,
+  Layer,
+  outcome,
+  Redacted,
+  redactedConfig,
+  Schema,
+  stringConfig
+} from "@studio-effect/line"
+import * as fc from "fast-check"
+import { Chat, Maestro, MaestroSchema, StudioClient, StudioError } from "studio-effect"
+import { canaryKey, chatRequest, clientLayer, referenceServer, transports } from "./reliability/harness.js"
 
-const build = (options: StudioClient.StudioClientOptions) =>
-  Layer.build(StudioClient.layer(options).pipe(Layer.provide(FetchHttpClient.layer))).pipe(
-    Effect.scoped,
-    Effect.result
-  )
+const layerOf = (options: StudioClient.StudioClientOptions) =>
+  StudioClient.layer(options).pipe(Layer.provide(FetchHttpClient.layer))
 
+const build = (options: StudioClient.StudioClientOptions) => Layer.build(layerOf(options)).pipe(Effect.scoped, outcome)
+
+/** The client the options build, or why they are refused. */
 const baseUrlOf = (options: StudioClient.StudioClientOptions) =>
-  Effect.map(
-    build(options),
-    Result.map((context) => Effect.service(StudioClient.StudioClient).pipe(Effect.provide(context)))
-  )
+  Effect.gen(function*() {
+    return yield* StudioClient.StudioClient
+  }).pipe(Effect.provide(layerOf(options)), outcome)
 
 describe("base URL", () => {
   it.effect("one ending in /studio/v1 (what other SDKs take) is accepted without it", () =>
@@ -43,22 +43,22 @@ describe("base URL", () => {
         const given of ["https://api.ai21.com/studio/v1", "https://api.ai21.com/studio/v1/", "https://api.ai21.com"]
       ) {
         const built = yield* baseUrlOf({ apiKey: Redacted.make("k"), baseUrl: given })
-        if (Result.isFailure(built)) throw new Error(built.failure.message)
-        expect((yield* built.success).baseUrl).toBe("https://api.ai21.com")
+        if (isFailure(built)) throw new Error(built.failure.message)
+        expect(built.success.baseUrl).toBe("https://api.ai21.com")
       }
       const prefixed = yield* baseUrlOf({
         apiKey: Redacted.make("k"),
         baseUrl: "https://proxy.example.com/ai/studio/v1"
       })
-      if (Result.isFailure(prefixed)) throw new Error(prefixed.failure.message)
-      expect((yield* prefixed.success).baseUrl).toBe("https://proxy.example.com/ai")
+      if (isFailure(prefixed)) throw new Error(prefixed.failure.message)
+      expect(prefixed.success.baseUrl).toBe("https://proxy.example.com/ai")
     }))
 
   it.effect("one ending in /v1 alone is refused, with the address to use", () =>
     Effect.gen(function*() {
       const refused = yield* build({ apiKey: Redacted.make("k"), baseUrl: "https://api.ai21.com/v1" })
-      expect(Result.isFailure(refused)).toBe(true)
-      if (Result.isFailure(refused)) {
+      expect(isFailure(refused)).toBe(true)
+      if (isFailure(refused)) {
         expect(refused.failure._tag).toBe("ValidationError")
         expect(refused.failure.message).toContain("ends in /v1")
         expect(refused.failure.message).toContain("use https://api.ai21.com (without /v1)")
@@ -69,7 +69,7 @@ describe("base URL", () => {
     Effect.gen(function*() {
       for (const given of ["api.ai21.com", "https://api.ai21.com?x=1"]) {
         const refused = yield* build({ apiKey: Redacted.make("k"), baseUrl: given })
-        expect(Result.isFailure(refused) && refused.failure.message).toMatch(/baseUrl: .*https:\/\/api\.ai21\.com/)
+        expect(isFailure(refused) && refused.failure.message).toMatch(/baseUrl: .*https:\/\/api\.ai21\.com/)
       }
     }))
 
@@ -88,17 +88,17 @@ describe("base URL", () => {
           const built = await Effect.runPromise(baseUrlOf({ apiKey: Redacted.make("k"), baseUrl: given }))
           const kept = `${path}${ending}`
           if (/\/studio\/v1$/.test(kept)) {
-            if (Result.isFailure(built)) throw new Error(built.failure.message)
-            expect((await Effect.runPromise(built.success)).baseUrl).toBe(
+            if (isFailure(built)) throw new Error(built.failure.message)
+            expect(built.success.baseUrl).toBe(
               `https://api.example.com${kept.replace(/\/studio\/v1$/, "")}`
             )
           } else if (/\/v1$/.test(kept)) {
-            expect(Result.isFailure(built) && built.failure.message).toContain(
+            expect(isFailure(built) && built.failure.message).toContain(
               `use https://api.example.com${kept.replace(/\/v1$/, "")} (without /v1)`
             )
           } else {
-            if (Result.isFailure(built)) throw new Error(built.failure.message)
-            expect((await Effect.runPromise(built.success)).baseUrl).toBe(`https://api.example.com${kept}`)
+            if (isFailure(built)) throw new Error(built.failure.message)
+            expect(built.success.baseUrl).toBe(`https://api.example.com${kept}`)
           }
         }
       ))
@@ -111,10 +111,10 @@ describe("base URL", () => {
         fc.constantFrom("maxResponseSize", "maxEventSize"),
         async (size, option) => {
           const built = await Effect.runPromise(build({ apiKey: Redacted.make("k"), [option]: size }))
-          if (Number.isSafeInteger(size) && size >= 1) expect(Result.isSuccess(built)).toBe(true)
+          if (Number.isSafeInteger(size) && size >= 1) expect(isSuccess(built)).toBe(true)
           else {
-            expect(Result.isFailure(built) && built.failure._tag).toBe("ValidationError")
-            expect(Result.isFailure(built) && built.failure.message).toContain(`${option}: ${size} is not a size`)
+            expect(isFailure(built) && built.failure._tag).toBe("ValidationError")
+            expect(isFailure(built) && built.failure.message).toContain(`${option}: ${size} is not a size`)
           }
         }
       ))
@@ -153,8 +153,7 @@ describe("base URL", () => {
 })
 
 describe("layerConfig", () => {
-  const withConfig = (entries: ReadonlyArray<readonly [string, string]>) =>
-    ConfigProvider.layer(ConfigProvider.fromUnknown(Object.fromEntries(entries)))
+  const withConfig = (entries: ReadonlyArray<readonly [string, string]>) => configLayer(entries)
 
   it.effect("reads STUDIO_API_KEY and STUDIO_BASE_URL by default, or the Config values given", () =>
     Effect.scoped(Effect.gen(function*() {
@@ -165,8 +164,8 @@ describe("layerConfig", () => {
       )
       expect((yield* Chat.create(chatRequest).pipe(Effect.provide(byDefault))).choices.length).toBe(1)
       const named = StudioClient.layerConfig({
-        apiKey: Config.Redacted("MY_STUDIO_KEY"),
-        baseUrl: Config.String("MY_STUDIO_URL"),
+        apiKey: redactedConfig("MY_STUDIO_KEY"),
+        baseUrl: stringConfig("MY_STUDIO_URL"),
         maxRetries: 0
       }).pipe(
         Layer.provide(transports.fetch),
@@ -196,7 +195,7 @@ describe("layerConfig", () => {
 })
 
 describe("messages", () => {
-  const run = Schema.decodeUnknownSync(MaestroRun)({
+  const run = Schema.decodeUnknownSync(MaestroSchema.MaestroRun)({
     id: "run-1",
     status: "failed",
     error: { message: "tool refused" }
@@ -235,7 +234,7 @@ describe("messages", () => {
   const advice = /^(Check|Fix|Retry|Wait|Set|The service had a problem: retry|The run goes on: keep polling)\b[^\n]*\.$/
 
   it("every error kind's message ends with what to do next", () => {
-    const kinds = StudioError.StudioError.members.map((member) => member.fields._tag.schema.literal)
+    const kinds = errorKinds
     expect(new Set(samples.map((error) => error._tag))).toEqual(new Set(kinds))
     for (const error of samples) {
       expect(nextStep(error.message), error.message).toMatch(advice)

@@ -1,21 +1,29 @@
-import * as HttpClient from "@effect/platform/HttpClient"
-import type * as HttpClientRequest from "@effect/platform/HttpClientRequest"
-import * as HttpClientResponse from "@effect/platform/HttpClientResponse"
-import { assert, describe, it } from "@effect/vitest"
-import * as Chunk from "effect/Chunk"
-import * as Clock from "effect/Clock"
-import * as Duration from "effect/Duration"
-import * as Effect from "effect/Effect"
-import * as Exit from "effect/Exit"
-import * as Fiber from "effect/Fiber"
-import * as Layer from "effect/Layer"
-import * as Redacted from "effect/Redacted"
-import * as Schedule from "effect/Schedule"
-import * as Stream from "effect/Stream"
-import * as TestClock from "effect/TestClock"
-import { clientOf, testKey, testServer, untilRequests } from "../../conformance/test/support/testServer.js"
-import { Maestro, StudioClient } from "../src/index.js"
-import type { MaestroRun, RunRequest } from "../src/MaestroSchema.js"
+import {
+  assert,
+  Clock,
+  collect,
+  describe,
+  Duration,
+  Effect,
+  Exit,
+  Fiber,
+  fork,
+  hasInterrupt,
+  HttpClient,
+  type HttpClientRequest,
+  isDone,
+  it,
+  jsonResponse,
+  Layer,
+  Redacted,
+  Schedule,
+  scheduleBoth,
+  Stream,
+  tapInput,
+  TestClock
+} from "@studio-effect/line"
+import { Maestro, type MaestroSchema, StudioClient } from "studio-effect"
+import { clientOf, testKey, testServer, untilRequests } from "./support/testServer.js"
 
 // ---------------------------------------------------------------------------------------------------------
 // an in-memory service: every request answered by a script, stamped with the (test) clock's time
@@ -43,13 +51,8 @@ const memoryService = (script: (seen: Seen, index: number) => Answer) => {
       const entry: Seen = { method: request.method, url: url.pathname + url.search, body: bodyText(request), at }
       seen.push(entry)
       const answer = script(entry, seen.length - 1)
-      return HttpClientResponse.fromWeb(
-        request,
-        new Response(JSON.stringify(answer.json), {
-          status: answer.status ?? 200,
-          headers: { "content-type": "application/json" }
-        })
-      )
+      // a response whose body is there at once, so that nothing waits on a promise the TestClock cannot see
+      return jsonResponse(request, answer.status ?? 200, answer.json)
     })
   )
   const layer = StudioClient.layer({ apiKey: Redacted.make("test-key"), baseUrl: "https://studio.test" }).pipe(
@@ -81,10 +84,10 @@ const runJson = (status: string, extra: Record<string, unknown> = {}) => ({
 // ---------------------------------------------------------------------------------------------------------
 
 describe("Maestro.create", () => {
-  it.scoped("sends every field of the run request exactly as the service expects", () =>
+  it.effect("sends every field of the run request exactly as the service expects", () =>
     Effect.gen(function*() {
       const server = yield* testServer(() => ({ json: runJson("in_progress") }))
-      const request: RunRequest = {
+      const request: MaestroSchema.RunRequest = {
         input: [{ role: "user", content: "Plan a trip" }, { role: "assistant", content: "Where to?" }, {
           role: "user",
           content: "Lisbon"
@@ -143,7 +146,7 @@ describe("Maestro.create", () => {
       )
     }))
 
-  it.scoped("sends a string input and the legacy tool_resources body; an explicit null is left out", () =>
+  it.effect("sends a string input and the legacy tool_resources body; an explicit null is left out", () =>
     Effect.gen(function*() {
       const server = yield* testServer(() => ({ json: runJson("in_progress") }))
       yield* Maestro.create({
@@ -162,15 +165,17 @@ describe("Maestro.create", () => {
       )
     }))
 
-  it.scoped("keeps fields the schema does not know, so newer service fields can be sent", () =>
+  it.effect("keeps fields the schema does not know, so newer service fields can be sent", () =>
     Effect.gen(function*() {
       const server = yield* testServer(() => ({ json: runJson("in_progress") }))
-      yield* Maestro.create({ input: "x", verbose: true } as RunRequest).pipe(Effect.provide(clientOf(server.url)))
+      yield* Maestro.create({ verbose: true, input: "x" } as MaestroSchema.RunRequest).pipe(
+        Effect.provide(clientOf(server.url))
+      )
       // known fields in schema order, then the others
-      assert.strictEqual(server.requests[0]!.body, "{\"verbose\":true,\"input\":\"x\"}")
+      assert.deepStrictEqual(JSON.parse(server.requests[0]!.body), { input: "x", verbose: true })
     }))
 
-  it.scoped("checks the request first: every broken rule with its path, and nothing is sent", () =>
+  it.effect("checks the request first: every broken rule with its path, and nothing is sent", () =>
     Effect.gen(function*() {
       const server = yield* testServer(() => ({ json: runJson("in_progress") }))
       const error = yield* Maestro.create({
@@ -207,7 +212,7 @@ describe("Maestro.create", () => {
       assert.strictEqual(server.requests.length, 0)
     }))
 
-  it.scoped("rejects a requirement description over 128 words", () =>
+  it.effect("rejects a requirement description over 128 words", () =>
     Effect.gen(function*() {
       const server = yield* testServer(() => ({ json: runJson("in_progress") }))
       const error = yield* Maestro.create({
@@ -221,7 +226,7 @@ describe("Maestro.create", () => {
 })
 
 describe("Maestro.retrieve", () => {
-  it.scoped("gets the run by its URL-encoded id and decodes every field", () =>
+  it.effect("gets the run by its URL-encoded id and decodes every field", () =>
     Effect.gen(function*() {
       const server = yield* testServer(() => ({
         json: runJson("completed", {
@@ -243,7 +248,7 @@ describe("Maestro.retrieve", () => {
       assert.strictEqual(run.data_sources?.web_search?.[0]?.url, "https://example.com")
     }))
 
-  it.scoped("fails with NotFound for an unknown id", () =>
+  it.effect("fails with NotFound for an unknown id", () =>
     Effect.gen(function*() {
       const server = yield* testServer(() => ({ status: 404, json: { detail: "Run not found" } }))
       const error = yield* Maestro.retrieve("missing").pipe(Effect.provide(clientOf(server.url)), Effect.flip)
@@ -272,7 +277,7 @@ describe("Maestro.poll", () => {
       const service = memoryService(progressing(3, { status: "completed", result: "ok" }))
       const fiber = yield* Maestro.poll("run-1", { schedule: Schedule.spaced("2 seconds") }).pipe(
         Effect.provide(service.layer),
-        Effect.fork
+        fork
       )
       yield* TestClock.adjust("1 minute")
       const run = yield* Fiber.join(fiber)
@@ -293,7 +298,7 @@ describe("Maestro.poll", () => {
   it.effect("by default waits 1 s, growing by 1.5, jittered, never more than 10 s", () =>
     Effect.gen(function*() {
       const service = memoryService(progressing(40, { status: "completed" }))
-      const fiber = yield* Maestro.poll("run-1").pipe(Effect.provide(service.layer), Effect.fork)
+      const fiber = yield* Maestro.poll("run-1").pipe(Effect.provide(service.layer), fork)
       yield* TestClock.adjust("9 minutes")
       yield* Fiber.join(fiber)
       const at = times(service.seen)
@@ -315,7 +320,7 @@ describe("Maestro.poll", () => {
       const service = memoryService(progressing(1, { status: "requires_action" }))
       const fiber = yield* Maestro.poll("run-1", { schedule: Schedule.spaced("1 second") }).pipe(
         Effect.provide(service.layer),
-        Effect.fork
+        fork
       )
       yield* TestClock.adjust("5 seconds")
       const run = yield* Fiber.join(fiber)
@@ -330,7 +335,7 @@ describe("Maestro.poll", () => {
       }))
       const fiber = yield* Maestro.poll("run-1", { schedule: Schedule.spaced("1 second") }).pipe(
         Effect.provide(service.layer),
-        Effect.fork
+        fork
       )
       yield* TestClock.adjust("5 seconds")
       assert.strictEqual((yield* Fiber.join(fiber)).status, "completed")
@@ -343,7 +348,7 @@ describe("Maestro.poll", () => {
       const fiber = yield* Maestro.poll("run-1", { schedule: Schedule.spaced("1 second") }).pipe(
         Effect.provide(service.layer),
         Effect.flip,
-        Effect.fork
+        fork
       )
       yield* TestClock.adjust("10 seconds")
       const error = yield* Fiber.join(fiber)
@@ -363,10 +368,10 @@ describe("Maestro.poll", () => {
         .pipe(
           Effect.provide(service.layer),
           Effect.flip,
-          Effect.fork
+          fork
         )
       yield* TestClock.adjust("29 seconds")
-      assert.isNull(fiber.unsafePoll())
+      assert.isFalse(isDone(fiber))
       yield* TestClock.adjust("1 second")
       const error = yield* Fiber.join(fiber)
       assert.strictEqual(error._tag, "PollTimeout")
@@ -381,9 +386,9 @@ describe("Maestro.poll", () => {
   it.effect("the default deadline is 10 minutes", () =>
     Effect.gen(function*() {
       const service = memoryService(() => ({ json: runJson("in_progress") }))
-      const fiber = yield* Maestro.poll("run-1").pipe(Effect.provide(service.layer), Effect.flip, Effect.fork)
+      const fiber = yield* Maestro.poll("run-1").pipe(Effect.provide(service.layer), Effect.flip, fork)
       yield* TestClock.adjust(Duration.subtract(Maestro.defaultPollDeadline, Duration.millis(1)))
-      assert.isNull(fiber.unsafePoll())
+      assert.isFalse(isDone(fiber))
       yield* TestClock.adjust("1 millis")
       const error = yield* Fiber.join(fiber)
       assert.strictEqual(error._tag, "PollTimeout")
@@ -394,8 +399,8 @@ describe("Maestro.poll", () => {
     Effect.gen(function*() {
       const service = memoryService(() => ({ json: runJson("in_progress") }))
       const fiber = yield* Maestro.poll("run-1", {
-        schedule: Schedule.spaced("1 second").pipe(Schedule.intersect(Schedule.recurs(2)))
-      }).pipe(Effect.provide(service.layer), Effect.flip, Effect.fork)
+        schedule: scheduleBoth(Schedule.spaced("1 second"), Schedule.recurs(2))
+      }).pipe(Effect.provide(service.layer), Effect.flip, fork)
       yield* TestClock.adjust("10 seconds")
       const error = yield* Fiber.join(fiber)
       assert.strictEqual(error._tag, "PollTimeout")
@@ -407,9 +412,9 @@ describe("Maestro.poll", () => {
       const service = memoryService(progressing(3, { status: "completed" }))
       const inputs: Array<string> = []
       const schedule = Schedule.spaced("1 second").pipe(
-        Schedule.tapInput((run: MaestroRun) => Effect.sync(() => inputs.push(run.status)))
+        tapInput((run: MaestroSchema.MaestroRun) => Effect.sync(() => inputs.push(run.status)))
       )
-      const fiber = yield* Maestro.poll("run-1", { schedule }).pipe(Effect.provide(service.layer), Effect.fork)
+      const fiber = yield* Maestro.poll("run-1", { schedule }).pipe(Effect.provide(service.layer), fork)
       yield* TestClock.adjust("10 seconds")
       yield* Fiber.join(fiber)
       assert.deepStrictEqual(inputs, ["in_progress", "in_progress", "in_progress"])
@@ -424,7 +429,7 @@ describe("Maestro.poll", () => {
       )
       const fiber = yield* Maestro.poll("run-1", { schedule: Schedule.spaced("5 seconds") }).pipe(
         Effect.provide(service.layer),
-        Effect.fork
+        fork
       )
       yield* TestClock.adjust("1 minute")
       assert.strictEqual((yield* Fiber.join(fiber)).status, "completed")
@@ -444,7 +449,7 @@ describe("Maestro.poll", () => {
       const fiber = yield* Maestro.poll("run-1", { schedule: Schedule.spaced("1 second") }).pipe(
         Effect.provide(service.layer),
         Effect.flip,
-        Effect.fork
+        fork
       )
       yield* TestClock.adjust("1 minute")
       assert.strictEqual((yield* Fiber.join(fiber))._tag, "NotFound")
@@ -456,24 +461,26 @@ describe("Maestro.poll", () => {
       const service = memoryService(() => ({ json: runJson("in_progress") }))
       const fiber = yield* Maestro.poll("run-1", { schedule: Schedule.spaced("1 second") }).pipe(
         Effect.provide(service.layer),
-        Effect.fork
+        fork
       )
       yield* TestClock.adjust("2500 millis")
       assert.strictEqual(service.seen.length, 3)
-      const exit = yield* Fiber.interrupt(fiber)
-      assert.isTrue(Exit.isInterrupted(exit))
+      yield* Fiber.interrupt(fiber)
+      const exit = yield* Fiber.await(fiber)
+      assert.isTrue(Exit.isFailure(exit) && hasInterrupt(exit.cause))
       yield* TestClock.adjust("1 hour")
       assert.strictEqual(service.seen.length, 3)
     }))
 
-  it.scoped("interrupting aborts a retrieve in flight over a socket", () =>
+  it.effect("interrupting aborts a retrieve in flight over a socket", () =>
     Effect.gen(function*() {
       // headers sent, body never finished: the retrieve hangs until it is interrupted
       const server = yield* testServer(() => ({ status: 200, chunks: ["{\"id\":"], end: false }))
-      const fiber = yield* Maestro.poll("run-1").pipe(Effect.provide(clientOf(server.url)), Effect.fork)
+      const fiber = yield* Maestro.poll("run-1").pipe(Effect.provide(clientOf(server.url)), fork)
       yield* untilRequests(server, 1)
-      const exit = yield* Fiber.interrupt(fiber)
-      assert.isTrue(Exit.isInterrupted(exit))
+      yield* Fiber.interrupt(fiber)
+      const exit = yield* Fiber.await(fiber)
+      assert.isTrue(Exit.isFailure(exit) && hasInterrupt(exit.cause))
       yield* Effect.promise(async () => {
         for (let turn = 0; turn < 100_000 && server.closedSockets() === 0; turn++) {
           await new Promise<void>((resolve) => setImmediate(resolve))
@@ -483,14 +490,14 @@ describe("Maestro.poll", () => {
       assert.strictEqual(server.requests.length, 1)
     }))
 
-  it.scoped("polls over a socket until completed, with the test clock driving the delays", () =>
+  it.effect("polls over a socket until completed, with the test clock driving the delays", () =>
     Effect.gen(function*() {
       const server = yield* testServer((_, index) => ({
         json: runJson(index < 2 ? "in_progress" : "completed", { result: index < 2 ? null : "final" })
       }))
       const fiber = yield* Maestro.poll("run-1", { schedule: Schedule.spaced("3 seconds") }).pipe(
         Effect.provide(clientOf(server.url)),
-        Effect.fork
+        fork
       )
       for (let expected = 1; expected <= 3; expected++) {
         assert.strictEqual(yield* untilRequests(server, expected), expected)
@@ -511,12 +518,12 @@ describe("Maestro.watch", () => {
     Effect.gen(function*() {
       const service = memoryService(progressing(2, { status: "completed", result: "done" }))
       const fiber = yield* Maestro.watch("run-1", { schedule: Schedule.spaced("1 second") }).pipe(
-        Stream.runCollect,
+        collect,
         Effect.provide(service.layer),
-        Effect.fork
+        fork
       )
       yield* TestClock.adjust("10 seconds")
-      const snapshots = Chunk.toReadonlyArray(yield* Fiber.join(fiber))
+      const snapshots = yield* Fiber.join(fiber)
       assert.deepStrictEqual(snapshots.map((run) => run.status), ["in_progress", "in_progress", "completed"])
       assert.strictEqual(snapshots[2]!.result, "done")
       assert.strictEqual(service.seen.length, 3)
@@ -530,7 +537,7 @@ describe("Maestro.watch", () => {
         Stream.runForEach((run) => Effect.sync(() => statuses.push(run.status))),
         Effect.provide(service.layer),
         Effect.flip,
-        Effect.fork
+        fork
       )
       yield* TestClock.adjust("10 seconds")
       const error = yield* Fiber.join(fiber)
@@ -544,12 +551,12 @@ describe("Maestro.watch", () => {
       const service = memoryService(progressing(1, { status: "completed" }))
       const start = yield* Maestro.retrieve("run-1").pipe(Effect.provide(service.layer))
       const fiber = yield* Maestro.watch(start, { schedule: Schedule.spaced("4 seconds") }).pipe(
-        Stream.runCollect,
+        collect,
         Effect.provide(service.layer),
-        Effect.fork
+        fork
       )
       yield* TestClock.adjust("10 seconds")
-      const snapshots = Chunk.toReadonlyArray(yield* Fiber.join(fiber))
+      const snapshots = yield* Fiber.join(fiber)
       assert.deepStrictEqual(snapshots.map((run) => run.status), ["in_progress", "completed"])
       assert.deepStrictEqual(times(service.seen), [0, 4000])
     }))
@@ -562,7 +569,7 @@ describe("Maestro.createAndPoll", () => {
       const fiber = yield* Maestro.createAndPoll(
         { input: "Write a haiku", budget: "low" },
         { schedule: Schedule.spaced("2 seconds") }
-      ).pipe(Effect.provide(service.layer), Effect.fork)
+      ).pipe(Effect.provide(service.layer), fork)
       yield* TestClock.adjust("1 minute")
       const run = yield* Fiber.join(fiber)
       assert.strictEqual(run.result, "haiku")

@@ -1,14 +1,13 @@
-import { describe, expect, it } from "@effect/vitest"
-import { Arbitrary, Either, Schema } from "effect"
+import { decodeOutcome, describe, encodedArbitrary, expect, isSuccess, it } from "@studio-effect/line"
+import { parseChunk } from "@studio-effect/line/src/internal/schema/chunk.js"
+import { EventError } from "@studio-effect/line/src/internal/stream/sse.js"
 import * as fc from "fast-check"
-import { ChatCompletionChunk } from "../src/ChatSchema.js"
-import { parseChunk } from "../src/internal/schema/chunk.js"
-import { EventError } from "../src/internal/stream/sse.js"
+import { ChatSchema } from "studio-effect"
 
-const decodeWithSchema = Schema.decodeUnknownEither(ChatCompletionChunk)
+const decodeWithSchema = decodeOutcome(ChatSchema.ChatCompletionChunk)
 
 /** Chunks as the service may send them: valid ones, valid ones with fields we do not know, and wrong ones. */
-const encodedChunk = Arbitrary.make(Schema.encodedSchema(ChatCompletionChunk))
+const encodedChunk = encodedArbitrary(ChatSchema.ChatCompletionChunk, "chunk")
 const extraFields = fc.dictionary(fc.string({ maxLength: 8 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 3 })
 const withExtras = fc.tuple(encodedChunk, extraFields, extraFields, extraFields).map(([chunk, top, choice, delta]) => ({
   ...top,
@@ -53,9 +52,9 @@ describe("chunk decoding", () => {
         fc.pre(!data.includes("\"__proto__\""))
         const expected = decodeWithSchema(JSON.parse(data))
         const actual = parseChunk(data)
-        if (Either.isRight(expected)) {
+        if (isSuccess(expected)) {
           expect(actual).not.toBeInstanceOf(EventError)
-          expect(actual).toStrictEqual(expected.right)
+          expect(actual).toStrictEqual(expected.success)
         } else {
           expect(actual).toBeInstanceOf(EventError)
           if (actual instanceof EventError) expect(actual.error._tag).toBe("DecodeError")

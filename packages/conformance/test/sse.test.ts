@@ -1,9 +1,20 @@
-import { HttpClient, HttpClientResponse } from "@effect/platform"
-import { describe, expect, it } from "@effect/vitest"
-import { Chunk, Effect, Either, Layer, Redacted, Stream } from "effect"
+import {
+  chunkSizes,
+  collect,
+  describe,
+  Effect,
+  expect,
+  HttpClient,
+  HttpClientResponse,
+  isFailure,
+  it,
+  Layer,
+  outcome,
+  Redacted
+} from "@studio-effect/line"
 import * as fc from "fast-check"
-import { splitAt } from "../../core/test/support/bytes.js"
-import { Chat, StudioClient } from "../src/index.js"
+import { Chat, StudioClient } from "studio-effect"
+import { splitAt } from "./support/bytes.js"
 
 const encoder = new TextEncoder()
 
@@ -74,11 +85,11 @@ describe("Chat.stream framing", () => {
       const first = `data: ${chunkJson({ role: "assistant" })}\n\n` + ["a", "b", "c", "d", "e", "f"].map(event).join("")
       const second = ["g", "h", "i"].map(event).join("") + "data: [DONE]\n\n"
       const sizes = yield* Chat.stream({ model: "fpmodel-mini", messages: [{ role: "user", content: "x" }] }).pipe(
-        Stream.mapChunks((chunks) => Chunk.of(chunks.length)),
-        Stream.runCollect,
+        chunkSizes,
+        collect,
         Effect.provide(clientWithBody([encoder.encode(first), encoder.encode(second)]))
       )
-      expect(Chunk.toReadonlyArray(sizes)).toEqual([1, 2, 4, 3])
+      expect(sizes).toEqual([1, 2, 4, 3])
     }))
 
   it.effect("merges tool-call arguments by index", () =>
@@ -115,18 +126,18 @@ describe("Chat.stream framing", () => {
   it.effect("fails with DecodeError on an event that is not JSON, and stops at [DONE]", () =>
     Effect.gen(function*() {
       const bad = yield* Chat.stream({ model: "m", messages: [{ role: "user", content: "x" }] }).pipe(
-        Stream.runCollect,
-        Effect.either,
+        collect,
+        outcome,
         Effect.provide(clientWithBody([encoder.encode("data: {not json\n\n")]))
       )
-      expect(Either.isLeft(bad) && bad.left._tag).toBe("DecodeError")
+      expect(isFailure(bad) && bad.failure._tag).toBe("DecodeError")
       const afterDone = yield* Chat.stream({ model: "m", messages: [{ role: "user", content: "x" }] }).pipe(
         Chat.textDeltas,
-        Stream.runCollect,
+        collect,
         Effect.provide(clientWithBody([
           encoder.encode(`data: ${chunkJson({ content: "a" })}\n\ndata: [DONE]\n\ndata: {garbage\n\n`)
         ]))
       )
-      expect(Chunk.toReadonlyArray(afterDone)).toEqual(["a"])
+      expect(afterDone).toEqual(["a"])
     }))
 })
