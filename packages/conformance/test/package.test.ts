@@ -353,6 +353,44 @@ describe("a newcomer's first steps, from the packed tarball in a fresh project o
         expect(node10.stdout).toContain("Cannot find module 'effect'")
       } else expect(node10.code, `Node10: ${node10.stdout}`).toBe(0)
 
+      // every entry's published types check in a strict project with TypeScript's default skipLibCheck: false
+      // (the optional peers and Node's types installed, as a user of those entries has them)
+      const peers = await exec("npm", [
+        "install",
+        "--no-audit",
+        "--no-fund",
+        ...optionalPeers.map((name) => `${name}@${packageJson.peerDependencies[name]}`),
+        `@types/node@${packageJson.devDependencies["@types/node"]}`
+      ], { cwd: project, timeout: 300_000 })
+      expect(peers.code, peers.stdout + peers.stderr).toBe(0)
+      const entries = Object.keys(packageJson.exports as Record<string, unknown>).map((entry) =>
+        entry === "." ? "studio-effect" : `studio-effect/${entry.slice(2)}`
+      )
+      writeFileSync(
+        join(project, "entries.ts"),
+        entries.map((entry, i) => `import * as entry${i} from "${entry}"\nexport { entry${i} }\n`).join("")
+      )
+      writeFileSync(
+        join(project, "tsconfig.strict.json"),
+        JSON.stringify({
+          compilerOptions: {
+            strict: true,
+            target: "ES2022",
+            lib: ["ES2022", "DOM"],
+            module: "NodeNext",
+            moduleResolution: "NodeNext",
+            skipLibCheck: false,
+            noEmit: true,
+            types: ["node"]
+          },
+          files: ["entries.ts"]
+        })
+      )
+      const strict = await exec(process.execPath, [tsc, "-p", "tsconfig.strict.json"], { cwd: project })
+      // Effect's own declarations are not ours to check: only errors in this package's files fail it
+      const ours = strict.stdout.split("\n").filter((line) => /node_modules\/studio-effect(-core)?\//.test(line))
+      expect(ours, strict.stdout).toEqual([])
+
       const ran = await exec(process.execPath, ["out/main.js"], {
         cwd: project,
         env: { STUDIO_BASE_URL: serviceUrl, STUDIO_API_KEY: "newcomer-key" }

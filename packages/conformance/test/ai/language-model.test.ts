@@ -159,7 +159,7 @@ describe("StudioLanguageModel.generateText", () => {
     Effect.gen(function*() {
       const response = yield* LanguageModel.generateText({ prompt: "Tell me about the tides" })
       const finish = response.content.find((part) => part.type === "finish")
-      const choices = finish?.metadata.studio?.choices ?? []
+      const choices = finish === undefined ? [] : StudioLanguageModel.finishChoices(finish)
       expect(choices.map((choice) => choice.index)).toEqual([0, 1, 2])
       expect(choices[0]?.content).toBe(response.text)
       expect(new Set(choices.map((choice) => choice.content)).size).toBe(3)
@@ -261,7 +261,7 @@ describe("StudioLanguageModel.streamText", () => {
       expect(requests.map((request) => request.stream)).toEqual([undefined, undefined, undefined])
       const text = parts.flatMap((part) => part.type === "text-delta" ? [part.delta] : []).join("")
       const finish = parts[parts.length - 1]
-      const choices = finish?.type === "finish" ? finish.metadata.studio?.choices ?? [] : []
+      const choices = finish?.type === "finish" ? StudioLanguageModel.finishChoices(finish) : []
       expect(choices.map((choice) => choice.index)).toEqual([0, 1, 2])
       expect(choices[0]?.content).toBe(text)
       expect(text).toMatch(/tides/)

@@ -19,6 +19,7 @@ import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 import * as Tracer from "effect/Tracer"
 import type { Simplify } from "effect/Types"
+import { type FinishChoice as CoreFinishChoice, finishChoicesOf } from "studio-effect-core/chat/finishChoices"
 import { canStream } from "studio-effect-core/wire/chat"
 import type { ChatModel } from "studio-effect-core/wire/models"
 import * as Chat from "../Chat.js"
@@ -88,23 +89,25 @@ export declare namespace Config {
 // Provider metadata
 // =============================================================================
 
-declare module "@effect/ai/Response" {
-  export interface FinishPartMetadata extends ProviderMetadata {
-    /**
-     * With `n` above 1, every choice of the completion (the first, which became the response's parts,
-     * included), so none is lost.
-     */
-    readonly studio?: {
-      readonly choices?:
-        | ReadonlyArray<{
-          readonly index: number
-          readonly content: string | null
-          readonly finishReason: string | null
-        }>
-        | undefined
-    } | undefined
-  }
-}
+/**
+ * One choice of a completion, as a finish part carries it when `n` is above 1.
+ *
+ * @since 1.0.0
+ * @category provider metadata
+ */
+export type FinishChoice = CoreFinishChoice
+
+/**
+ * Every choice of the completion that a finish part ends, when `n` is above 1 (the first, which became the
+ * response's parts, included, so none is lost); none otherwise. The part's metadata holds them as JSON
+ * (`metadata.studio.choices`); they are read here rather than typed by augmenting `FinishPartMetadata`,
+ * whose JSON index signature an optional property breaks for projects without `exactOptionalPropertyTypes`.
+ *
+ * @since 1.0.0
+ * @category provider metadata
+ */
+export const finishChoices = (part: { readonly metadata: unknown }): ReadonlyArray<FinishChoice> =>
+  finishChoicesOf(part.metadata)
 
 // =============================================================================
 // Constructors
