@@ -7,10 +7,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Effect, Exit, Scope } from "effect"
 import { execFile } from "node:child_process"
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
+import { guideFiles, lineOf } from "../../../scripts/guides.mjs"
 import { pack } from "../../../scripts/pack.mjs"
 import { packageFile } from "../../conformance/test/support/packageFile.js"
 import * as Reference from "../src/reference/index.js"
@@ -57,8 +58,10 @@ describe("the tarball", () => {
     for (const file of ["package.json", "README.md", "LICENSE", "bin/studio-effect.mjs", "dist/cli/main.js"]) {
       expect(files).toContain(file)
     }
-    for (const name of readdirSync(join(root, "docs"))) expect(files).toContain(`docs/${name}`)
-    for (const name of readdirSync(join(root, "examples"))) expect(files).toContain(`examples/${name}`)
+    // the guides and examples held at the repository's root: this line's set, copied in by `prepack`
+    expect(files.filter((file) => /^(docs|examples)\//.test(file)).sort()).toEqual(
+      guideFiles(lineOf(root)).map(({ path }) => path).sort()
+    )
     for (const entry of Object.values(packageJson.exports) as ReadonlyArray<Record<string, string>>) {
       for (const target of Object.values(entry)) expect(files).toContain(target.replace(/^\.\//, ""))
     }
