@@ -1,4 +1,6 @@
-// Packs a package of this repository as it is published: `node scripts/pack.mjs <package dir> <destination>`.
+// Packs a package of this repository as it is published: `node scripts/pack.mjs <package> <destination>`, the
+// package by its folder or its name in packages/ (`effect4`, `effect3`, `core`). A line's package ships the
+// guides and examples held at the repository's root (its set, see guides.mjs), copied in as `prepack` does.
 // A package whose package.json has `publishAs` (the Effect 3 line, named `studio-effect-effect3` in the
 // repository, since npm workspaces need distinct names) is staged under that name first, with the same files;
 // `publishTag` is the dist-tag to publish it with (`npm publish <staged dir> --tag <publishTag>`). The package
@@ -8,6 +10,7 @@ import { execFileSync } from "node:child_process"
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
+import { copyGuides, removeGuides, root } from "./guides.mjs"
 
 /** Every file a manifest's `exports` and `bin` point at. */
 const entryFiles = (manifest) => {
@@ -53,9 +56,22 @@ const assertBuilt = (dir, manifest) => {
 }
 
 export const pack = (packageDir, destination) => {
-  const dir = resolve(packageDir)
+  const named = join(root, "packages", packageDir)
+  const dir = !existsSync(resolve(packageDir)) && existsSync(named) ? named : resolve(packageDir)
   const manifest = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"))
   assertBuilt(dir, manifest)
+  // `npm pack --ignore-scripts` runs no `prepack`: the guides are copied here, and removed after if they were not there
+  const guides = manifest.scripts?.prepack?.includes("guides.mjs") === true
+  const hadGuides = existsSync(join(dir, "docs"))
+  if (guides) copyGuides(dir)
+  try {
+    return packAt(dir, manifest, destination)
+  } finally {
+    if (guides && !hadGuides) removeGuides(dir)
+  }
+}
+
+const packAt = (dir, manifest, destination) => {
   const npmPack = (from) =>
     JSON.parse(
       execFileSync("npm", ["pack", "--json", "--ignore-scripts", "--pack-destination", resolve(destination), from], {

@@ -7,12 +7,13 @@
  * `studio-effect` command works through `npx`. dist/ is built by the global setup. (The line's own facts,
  * its dependencies, peers and the README's exact lines, are the line's package.test.ts.)
  */
-import { afterAll, beforeAll, describe, Effect, Exit, expect, it, packageDir, Scope } from "@studio-effect/line"
+import { afterAll, beforeAll, describe, Effect, Exit, expect, it, line, packageDir, Scope } from "@studio-effect/line"
 import { execFile } from "node:child_process"
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import * as Reference from "studio-effect/reference"
+import { guideFiles } from "../../../scripts/guides.mjs"
 import { pack } from "../../../scripts/pack.mjs"
 import { packageFile } from "./support/packageFile.js"
 
@@ -61,8 +62,10 @@ describe("the tarball", () => {
     for (const file of ["package.json", "README.md", "LICENSE", "bin/studio-effect.mjs", "dist/cli/main.js"]) {
       expect(files).toContain(file)
     }
-    for (const name of readdirSync(join(root, "docs"))) expect(files).toContain(`docs/${name}`)
-    for (const name of readdirSync(join(root, "examples"))) expect(files).toContain(`examples/${name}`)
+    // the guides and examples held at the repository's root: this line's set, copied in when it is packed
+    expect(files.filter((file) => /^(docs|examples)\//.test(file)).sort()).toEqual(
+      guideFiles(line).map(({ path }) => path).sort()
+    )
     for (const entry of Object.values(packageJson.exports) as ReadonlyArray<Record<string, string>>) {
       for (const target of Object.values(entry)) expect(files).toContain(target.replace(/^\.\//, ""))
     }

@@ -1,2 +1,10 @@
 /** Shims for the conformance suite's docs tests. */
-export {}
+
+/**
+ * The modules the guides' programs import under their Effect 4 names that this line names otherwise (each
+ * guide says so at its top): none on this line.
+ */
+export const guideModules: Readonly<Record<string, string>> = {}
+
+/** The tag a program on the AI provider fails with for a refused key (the AI library's error, holding the AuthError's message). */
+export const aiFailureTag = "AiError"
