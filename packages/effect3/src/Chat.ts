@@ -10,7 +10,7 @@ import * as Effect from "effect/Effect"
 import { dual } from "effect/Function"
 import * as Stream from "effect/Stream"
 import { CompletionAccumulator } from "studio-effect-core/chat/CompletionAccumulator"
-import { withoutOrigins } from "studio-effect-core/url/redactUrl"
+import * as SseEncoder from "studio-effect-core/sse/SseEncoder"
 import { ChatCompletion, type ChatCompletionChunk as Chunk, ChatRequest } from "./ChatSchema.js"
 import { checkSizes, defaultMaxResponseSize, formatSize } from "./internal/http/body.js"
 import * as Operation from "./internal/operation/operation.js"
@@ -216,18 +216,6 @@ export const toReadableStream: {
     Bridge.toReadableStream(self, runtime, (elements) => elements)
 )
 
-const sseEncoder = new TextEncoder()
-const sseDone = sseEncoder.encode("data: [DONE]\n\n")
-
-/** The `error` event a forwarded stream ends with when the service's stream failed. */
-const sseError = (error: unknown): Uint8Array => {
-  const tagged = typeof error === "object" && error !== null && "_tag" in error
-  const type = tagged ? String((error as { _tag: unknown })._tag) : "Error"
-  // the browser learns what failed, not the service's address (nor anything in it)
-  const message = withoutOrigins(error instanceof Error ? error.message : String(error))
-  return sseEncoder.encode(`event: error\ndata: ${JSON.stringify({ error: { type, message } })}\n\n`)
-}
-
 /**
  * A chat stream as the bytes of server-sent events, in the service's own format, to forward to a browser
  * (the body of a `Response` with `Content-Type: text/event-stream`): `data: <chunk as JSON>` per chunk, one
@@ -250,11 +238,9 @@ export const toEventStream: {
       self,
       runtime,
       (chunks) => {
-        let text = ""
-        for (const chunk of chunks) text += `data: ${JSON.stringify(chunk)}\n\n`
-        return [sseEncoder.encode(text)]
+        return [SseEncoder.events(chunks)]
       },
-      { onEnd: () => sseDone, onError: sseError }
+      { onEnd: () => SseEncoder.done, onError: SseEncoder.errorEvent }
     )
 )
 
