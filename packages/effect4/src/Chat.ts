@@ -17,7 +17,6 @@ import { checkSizes, defaultMaxResponseSize, formatSize } from "./internal/http/
 import * as Operation from "./internal/operation/operation.js"
 import {
   type RunToolsOptions,
-  type ToolCallError,
   type ToolHandlers,
   toolLoop,
   type ToolLoopResult
@@ -25,7 +24,7 @@ import {
 import { parseChunk } from "./internal/schema/chunk.js"
 import * as Bridge from "./internal/stream/bridge.js"
 import type { StudioClient, WithResponse } from "./StudioClient.js"
-import { DecodeError, type RequestError, type ValidationError } from "./StudioError.js"
+import { DecodeError, type RequestError, type ToolCallError, type ValidationError } from "./StudioError.js"
 
 const path = "/studio/v1/chat/completions"
 
@@ -279,7 +278,7 @@ export {
    * @category errors
    */
   ToolCallError
-} from "./internal/operation/toolLoop.js"
+} from "./StudioError.js"
 
 export type {
   /**

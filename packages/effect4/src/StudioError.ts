@@ -14,6 +14,7 @@ import * as Runtime from "effect/Runtime"
 import * as Schema from "effect/Schema"
 import { failureLine } from "studio-effect-core/failure/failureLine"
 import { redactUrl } from "studio-effect-core/url/redactUrl"
+import { showValue } from "./internal/schema/issues.js"
 import { MaestroRun } from "./MaestroSchema.js"
 
 /**
@@ -302,6 +303,29 @@ export class PollTimeout extends TaggedError<PollTimeout>()("PollTimeout", {
       undefined,
       `The run goes on: keep polling with Maestro.poll("${this.runId}") and a longer deadline.`
     )
+  }
+}
+
+/**
+ * A tool call the loop cannot run: its `arguments` are not JSON (`InvalidArguments`), or no handler has
+ * its function name (`UnknownTool`). The loop stops with it; nothing of that round is sent back.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class ToolCallError extends Schema.TaggedError<ToolCallError>()("ToolCallError", {
+  reason: Schema.Literals(["InvalidArguments", "UnknownTool"]),
+  toolName: Schema.String,
+  toolCallId: Schema.String,
+  arguments: Schema.String,
+  round: Schema.Number
+}) {
+  override get message(): string {
+    return this.reason === "UnknownTool"
+      ? `The model called ${showValue(this.toolName)} (call ${this.toolCallId}, round ${this.round}), ` +
+        "which no handler answers: give runTools a handler for every tool of the request"
+      : `The arguments of the call ${this.toolCallId} to ${showValue(this.toolName)} (round ${this.round}) ` +
+        `are not JSON: ${showValue(this.arguments)}`
   }
 }
 

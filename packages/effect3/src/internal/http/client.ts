@@ -31,9 +31,9 @@ import {
   type RequestError,
   type StudioError,
   TimeoutError,
+  type ToolCallError,
   type TransportError
 } from "../../StudioError.js"
-import type { ToolCallError } from "../operation/toolLoop.js"
 import { decodeCompletion } from "../schema/completion.js"
 import { decodeReason } from "../schema/issues.js"
 import { bodyReaderOf } from "../stream/bodyReader.js"
@@ -142,51 +142,6 @@ export interface StreamRequest {
   readonly body: unknown
 }
 
-/**
- * The client's interface.
- */
-export interface Service {
-  /** The transport with base URL, auth, `User-Agent` and headers applied; no retries, no status mapping. */
-  readonly httpClient: HttpClient.HttpClient
-  readonly baseUrl: string
-  /** Sends a request (retrying what may succeed on a retry) and decodes its JSON answer. */
-  readonly json: <A, I>(request: JsonRequest<A, I>) => Effect.Effect<A, RequestError>
-  /** `json`, with the status, headers, request id and rate-limit figures of the answer. */
-  readonly jsonWithResponse: <A, I>(request: JsonRequest<A, I>) => Effect.Effect<WithResponse<A>, RequestError>
-  /**
-   * Sends a request and streams the `data` of each server-sent event of its body, each turned by `parse`
-   * into an output (or the `EventError` that ends the stream), until `[DONE]`. Connecting is retried; once
-   * the body has started, a failure ends the stream with an error, and a pause longer than the idle timeout
-   * fails it with `TimeoutError`. Events are bounded by `maxEventSize`; the body is released right after
-   * `[DONE]`.
-   */
-  readonly events: <A>(
-    request: StreamRequest,
-    parse: (data: string) => A | EventError<RequestError>
-  ) => Stream.Stream<A, RequestError>
-  /**
-   * `events` connected in the scope: connects (retrying as `events` does), then gives the stream of the
-   * answer's events, which reads the body while the scope is open. The operations run a whole stream in
-   * one scope this way.
-   */
-  readonly openEvents: <A>(
-    request: StreamRequest,
-    parse: (data: string) => A | EventError<RequestError>
-  ) => Effect.Effect<Stream.Stream<A, RequestError>, RequestError, Scope.Scope>
-  /**
-   * The error with the API key, and every tool credential value in `body` (a request's body), replaced in
-   * everything it carries. `json` and `events` already do this; it is for errors made from what a call
-   * returned (a failed run's message may quote a tool's header).
-   */
-  readonly redact: <E extends StudioError | ToolCallError>(error: E, body?: unknown) => E
-  /**
-   * Span attributes with the API key, and every tool credential value in `body`, replaced in their
-   * values: a server may copy the key into an answer's `id`, and no value from a server reaches a span
-   * before it is checked here.
-   */
-  readonly redactAttributes: <A extends Readonly<Record<string, unknown>>>(attributes: A, body?: unknown) => A
-}
-
 /** The settings of one call, resolved from the layer's options and the region's `RequestOptions`. */
 export interface Settings {
   readonly maxRetries: number
@@ -240,7 +195,7 @@ export const isEmpty = (object: object): boolean => {
 const missingKey = new AuthError({ detail: "No API key is configured (set STUDIO_API_KEY or pass apiKey)." })
 
 /** The client service over `transport`. */
-export const makeService = (config: ClientConfig, transport: HttpClient.HttpClient): Service => {
+export const makeService = (config: ClientConfig, transport: HttpClient.HttpClient) => {
   const { baseUrl, options } = config
   const abortable = isAbortable(transport)
   const apiKey = options.apiKey
@@ -498,11 +453,6 @@ export const makeService = (config: ClientConfig, transport: HttpClient.HttpClie
     }).pipe(Effect.mapError(scrubbed))
   }
 
-  const events = <A>(
-    request: StreamRequest,
-    parse: (data: string) => A | EventError<RequestError>
-  ): Stream.Stream<A, RequestError> => Stream.unwrapScoped(openEvents(request, parse))
-
   const redact = <E extends StudioError | ToolCallError>(error: E, body?: unknown): E =>
     scrub(error, secretsOf(apiKey, body))
 
@@ -511,5 +461,5 @@ export const makeService = (config: ClientConfig, transport: HttpClient.HttpClie
   const redactAttributes = <A extends Readonly<Record<string, unknown>>>(attributes: A, body?: unknown): A =>
     withoutSecrets(attributes, body === undefined ? keySecrets : withCredentials(keySecrets, body))
 
-  return { httpClient, baseUrl, json, jsonWithResponse, events, openEvents, redact, redactAttributes }
+  return { baseUrl, json, jsonWithResponse, openEvents, redact, redactAttributes }
 }
