@@ -11,6 +11,8 @@ import { dual } from "effect/Function"
 import * as Stream from "effect/Stream"
 import { CompletionAccumulator } from "studio-effect-core/chat/CompletionAccumulator"
 import * as SseEncoder from "studio-effect-core/sse/SseEncoder"
+import { acceptChatRequest } from "studio-effect-core/validate/chatRequest"
+import { endpoints } from "studio-effect-core/wire/endpoints"
 import { ChatCompletion, type ChatCompletionChunk as Chunk, ChatRequest } from "./ChatSchema.js"
 import { checkSizes, defaultMaxResponseSize, formatSize } from "./internal/http/body.js"
 import * as Operation from "./internal/operation/operation.js"
@@ -21,59 +23,28 @@ import {
   type ToolLoopResult
 } from "./internal/operation/toolLoop.js"
 import { parseChunk } from "./internal/schema/chunk.js"
+import { decodeCompletion } from "./internal/schema/completion.js"
 import * as Bridge from "./internal/stream/bridge.js"
 import type { StudioClient, WithResponse } from "./StudioClient.js"
 import { DecodeError, type RequestError, type ToolCallError, type ValidationError } from "./StudioError.js"
 
-const path = "/studio/v1/chat/completions"
-
-/** GenAI semantic-convention attributes of a request. */
-const requestAttributes = (request: typeof ChatRequest.Type, streamed: boolean): Record<string, unknown> => {
-  const attributes: Record<string, unknown> = {
-    "gen_ai.operation.name": "chat",
-    "gen_ai.request.model": request.model,
-    "gen_ai.request.stream": streamed
-  }
-  if (request.max_tokens !== undefined) attributes["gen_ai.request.max_tokens"] = request.max_tokens
-  if (request.temperature !== undefined) attributes["gen_ai.request.temperature"] = request.temperature
-  if (request.top_p !== undefined) attributes["gen_ai.request.top_p"] = request.top_p
-  if (request.n !== undefined) attributes["gen_ai.request.choice.count"] = request.n
-  if (request.stop !== undefined) {
-    attributes["gen_ai.request.stop_sequences"] = typeof request.stop === "string" ? [request.stop] : request.stop
-  }
-  return attributes
-}
-
-/** GenAI semantic-convention attributes of a completion. */
-const responseAttributes = (completion: ChatCompletion): Record<string, unknown> => ({
-  "gen_ai.response.id": completion.id,
-  "gen_ai.response.finish_reasons": completion.choices.map((choice) => choice.finish_reason ?? "unknown"),
-  "gen_ai.usage.input_tokens": completion.usage.prompt_tokens,
-  "gen_ai.usage.output_tokens": completion.usage.completion_tokens
-})
-
 const withoutStream = ({ stream: _stream, ...rest }: typeof ChatRequest.Type) => rest
 
-const checkChatRequest = Operation.checkRequest(ChatRequest)
+const checkChatRequest = Operation.checkRequest(ChatRequest, acceptChatRequest)
 
 const createOperation = Operation.json({
-  name: "chat.create",
-  method: "POST",
+  endpoint: endpoints.chatCreate,
   check: checkChatRequest,
-  path: () => path,
   body: withoutStream,
   response: ChatCompletion,
-  attributes: (valid) => requestAttributes(valid, false),
-  responseAttributes
+  decode: decodeCompletion
 })
 
 const streamOperation = Operation.stream({
-  name: "chat.stream",
+  endpoint: endpoints.chatStream,
   check: (operation, request: ChatRequest) => checkChatRequest(operation, { ...request, stream: true }),
-  path: () => path,
   body: (valid) => valid,
-  parse: parseChunk,
-  attributes: (valid) => requestAttributes(valid, true)
+  parse: parseChunk
 })
 
 /**

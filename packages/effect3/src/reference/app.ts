@@ -24,6 +24,7 @@ import { fieldText, parseMultipart } from "studio-effect-core/reference/library/
 import { isRunModel, modelList } from "studio-effect-core/reference/models"
 import { isDecodablePath } from "studio-effect-core/reference/requestPath"
 import type { RunFailure } from "studio-effect-core/reference/runs"
+import * as Endpoints from "studio-effect-core/wire/endpoints"
 import { chatModels, runModels } from "studio-effect-core/wire/models"
 import * as AssistantSchema from "../AssistantSchema.js"
 import { ChatRequest } from "../ChatSchema.js"
@@ -130,17 +131,9 @@ export interface ReferenceOptions {
  * @since 0.1.0
  * @category constants
  */
-export const basePath = "/studio/v1"
+export const basePath = Endpoints.basePath
 
-const knownPaths = [
-  /^\/studio\/v1\/chat\/completions$/,
-  /^\/studio\/v1\/maestro\/runs(?:\/[^/]+)?$/,
-  /^\/studio\/v1\/assistants(?:\/[^/]+(?:\/run)?)?$/,
-  /^\/studio\/v1\/models$/,
-  /^\/studio\/v1\/library\/(?:files(?:\/[^/]+)?|search|batches\/[^/]+\/status)$/
-]
-
-const uploadPath = `${basePath}/library/files`
+const uploadPath = Endpoints.endpoints.libraryUpload.path
 
 /** What a multipart body may hold besides its file: the fields and the boundaries between them. */
 const multipartOverhead = 64 * 1024
@@ -557,31 +550,38 @@ export const make = (
 
     // -- routing --------------------------------------------------------------------------------------
 
-    const router = HttpRouter.empty.pipe(
-      HttpRouter.post(`${basePath}/chat/completions`, chat),
-      HttpRouter.post(`${basePath}/maestro/runs`, createRun),
-      HttpRouter.get(`${basePath}/maestro/runs/:id`, retrieveRun),
-      HttpRouter.get(`${basePath}/assistants`, listAssistants),
-      HttpRouter.post(`${basePath}/assistants`, createAssistant),
-      HttpRouter.get(`${basePath}/assistants/:id`, retrieveAssistant),
-      HttpRouter.patch(`${basePath}/assistants/:id`, updateAssistant),
-      HttpRouter.del(`${basePath}/assistants/:id`, deleteAssistant),
-      HttpRouter.post(`${basePath}/assistants/:id/run`, runAssistant),
-      HttpRouter.post(`${basePath}/assistants/:id`, runAssistant),
-      HttpRouter.get(`${basePath}/models`, listModels),
-      HttpRouter.post(uploadPath, uploadFile),
-      HttpRouter.get(`${basePath}/library/files`, listFiles),
-      HttpRouter.get(`${basePath}/library/files/:id`, retrieveFile),
-      HttpRouter.put(`${basePath}/library/files/:id`, updateFile),
-      HttpRouter.del(`${basePath}/library/files/:id`, deleteFile),
-      HttpRouter.post(`${basePath}/library/search`, searchLibrary),
-      HttpRouter.get(`${basePath}/library/batches/:id/status`, batchStatus)
+    /** Each operation of the endpoint table with its handler. */
+    const handlers = [
+      [Endpoints.endpoints.chatCreate, chat],
+      [Endpoints.endpoints.maestroCreate, createRun],
+      [Endpoints.endpoints.maestroRetrieve, retrieveRun],
+      [Endpoints.endpoints.assistantsList, listAssistants],
+      [Endpoints.endpoints.assistantsCreate, createAssistant],
+      [Endpoints.endpoints.assistantsRetrieve, retrieveAssistant],
+      [Endpoints.endpoints.assistantsUpdate, updateAssistant],
+      [Endpoints.endpoints.assistantsDelete, deleteAssistant],
+      [Endpoints.endpoints.assistantsRun, runAssistant],
+      [Endpoints.endpoints.assistantsRunSample, runAssistant],
+      [Endpoints.endpoints.modelsList, listModels],
+      [Endpoints.endpoints.libraryUpload, uploadFile],
+      [Endpoints.endpoints.libraryList, listFiles],
+      [Endpoints.endpoints.libraryRetrieve, retrieveFile],
+      [Endpoints.endpoints.libraryUpdate, updateFile],
+      [Endpoints.endpoints.libraryDelete, deleteFile],
+      [Endpoints.endpoints.librarySearch, searchLibrary],
+      [Endpoints.endpoints.libraryBatchStatus, batchStatus]
+    ] as const
+
+    const router = handlers.reduce(
+      (router, [endpoint, handler]) =>
+        HttpRouter.route(endpoint.method)(router, Endpoints.routePattern(endpoint), handler),
+      HttpRouter.empty as HttpRouter.HttpRouter<never, never>
     )
 
     const routes = router.pipe(
       Effect.catchTag("RouteNotFound", (error) =>
         Effect.succeed(
-          knownPaths.some((pattern) => pattern.test(pathOf(error.request.url)))
+          Endpoints.isServicePath(pathOf(error.request.url))
             ? Wire.detail(405, "Method Not Allowed")
             : Wire.detail(404, "Not Found")
         )),

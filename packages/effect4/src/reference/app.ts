@@ -25,6 +25,7 @@ import { fieldText, parseMultipart } from "studio-effect-core/reference/library/
 import { isRunModel, modelList } from "studio-effect-core/reference/models"
 import { isDecodablePath } from "studio-effect-core/reference/requestPath"
 import type { RunFailure } from "studio-effect-core/reference/runs"
+import * as Endpoints from "studio-effect-core/wire/endpoints"
 import { chatModels, runModels } from "studio-effect-core/wire/models"
 import * as AssistantSchema from "../AssistantSchema.js"
 import { ChatRequest } from "../ChatSchema.js"
@@ -131,17 +132,9 @@ export interface ReferenceOptions {
  * @since 0.1.0
  * @category constants
  */
-export const basePath = "/studio/v1"
+export const basePath = Endpoints.basePath
 
-const knownPaths = [
-  /^\/studio\/v1\/chat\/completions$/,
-  /^\/studio\/v1\/maestro\/runs(?:\/[^/]+)?$/,
-  /^\/studio\/v1\/assistants(?:\/[^/]+(?:\/run)?)?$/,
-  /^\/studio\/v1\/models$/,
-  /^\/studio\/v1\/library\/(?:files(?:\/[^/]+)?|search|batches\/[^/]+\/status)$/
-]
-
-const uploadPath = `${basePath}/library/files`
+const uploadPath = Endpoints.endpoints.libraryUpload.path
 
 /** What a multipart body may hold besides its file: the fields and the boundaries between them. */
 const multipartOverhead = 64 * 1024
@@ -560,32 +553,39 @@ export const make = (
 
     // -- routing --------------------------------------------------------------------------------------
 
-    const routes = HttpRouter.addAll([
-      HttpRouter.route("POST", `${basePath}/chat/completions`, chat),
-      HttpRouter.route("POST", `${basePath}/maestro/runs`, createRun),
-      HttpRouter.route("GET", `${basePath}/maestro/runs/:id`, retrieveRun),
-      HttpRouter.route("GET", `${basePath}/assistants`, listAssistants),
-      HttpRouter.route("POST", `${basePath}/assistants`, createAssistant),
-      HttpRouter.route("GET", `${basePath}/assistants/:id`, retrieveAssistant),
-      HttpRouter.route("PATCH", `${basePath}/assistants/:id`, updateAssistant),
-      HttpRouter.route("DELETE", `${basePath}/assistants/:id`, deleteAssistant),
-      HttpRouter.route("POST", `${basePath}/assistants/:id/run`, runAssistant),
-      HttpRouter.route("POST", `${basePath}/assistants/:id`, runAssistant),
-      HttpRouter.route("GET", `${basePath}/models`, listModels),
-      HttpRouter.route("POST", uploadPath, uploadFile),
-      HttpRouter.route("GET", `${basePath}/library/files`, listFiles),
-      HttpRouter.route("GET", `${basePath}/library/files/:id`, retrieveFile),
-      HttpRouter.route("PUT", `${basePath}/library/files/:id`, updateFile),
-      HttpRouter.route("DELETE", `${basePath}/library/files/:id`, deleteFile),
-      HttpRouter.route("POST", `${basePath}/library/search`, searchLibrary),
-      HttpRouter.route("GET", `${basePath}/library/batches/:id/status`, batchStatus)
-    ])
+    /** Each operation of the endpoint table with its handler. */
+    const handlers = [
+      [Endpoints.endpoints.chatCreate, chat],
+      [Endpoints.endpoints.maestroCreate, createRun],
+      [Endpoints.endpoints.maestroRetrieve, retrieveRun],
+      [Endpoints.endpoints.assistantsList, listAssistants],
+      [Endpoints.endpoints.assistantsCreate, createAssistant],
+      [Endpoints.endpoints.assistantsRetrieve, retrieveAssistant],
+      [Endpoints.endpoints.assistantsUpdate, updateAssistant],
+      [Endpoints.endpoints.assistantsDelete, deleteAssistant],
+      [Endpoints.endpoints.assistantsRun, runAssistant],
+      [Endpoints.endpoints.assistantsRunSample, runAssistant],
+      [Endpoints.endpoints.modelsList, listModels],
+      [Endpoints.endpoints.libraryUpload, uploadFile],
+      [Endpoints.endpoints.libraryList, listFiles],
+      [Endpoints.endpoints.libraryRetrieve, retrieveFile],
+      [Endpoints.endpoints.libraryUpdate, updateFile],
+      [Endpoints.endpoints.libraryDelete, deleteFile],
+      [Endpoints.endpoints.librarySearch, searchLibrary],
+      [Endpoints.endpoints.libraryBatchStatus, batchStatus]
+    ] as const
+
+    const routes = HttpRouter.addAll(
+      handlers.map(([endpoint, handler]) =>
+        HttpRouter.route(endpoint.method, Endpoints.routePattern(endpoint), handler)
+      )
+    )
 
     return Effect.map(HttpRouter.toHttpEffect(routes), (router): App => {
       const served = router.pipe(
         Effect.catchReason("HttpServerError", "RouteNotFound", (notFound) =>
           Effect.succeed(
-            knownPaths.some((pattern) => pattern.test(pathOf(notFound.request.url)))
+            Endpoints.isServicePath(pathOf(notFound.request.url))
               ? Wire.detail(405, "Method Not Allowed")
               : Wire.detail(404, "Not Found")
           )),

@@ -24,7 +24,6 @@ import { redactAttributes as withoutSecrets } from "studio-effect-core/secrets/r
 import { afterDoneBytes, defaultMaxEventSize } from "studio-effect-core/sse/SseParser"
 import { longTimer } from "studio-effect-core/time/timerDuration"
 import { type RateLimitFigures, rateLimitOf } from "studio-effect-core/wire/rateLimit"
-import { ChatCompletion } from "../../ChatSchema.js"
 import {
   AuthError,
   DecodeError,
@@ -34,7 +33,6 @@ import {
   type ToolCallError,
   type TransportError
 } from "../../StudioError.js"
-import { decodeCompletion } from "../schema/completion.js"
 import { decodeReason } from "../schema/issues.js"
 import { bodyReaderOf } from "../stream/bodyReader.js"
 import { watchIdle, withIdleTimeout } from "../stream/idleTimeout.js"
@@ -108,6 +106,8 @@ export interface JsonRequest<A, I> {
   /** A body sent as it is (a multipart form), instead of a JSON body. */
   readonly raw?: RawBody | undefined
   readonly response: Schema.Schema<A, I>
+  /** The decoder of the answer, made once by its operation; one from `response` when not given. */
+  readonly decode?: ResponseDecoder<A> | undefined
   /**
    * A create the service bills or stores: retried only where the service cannot have acted, unless the
    * call's settings say `retryCreates`.
@@ -160,19 +160,12 @@ export interface ClientConfig {
   readonly settings: Effect.Effect<Settings>
 }
 
-type Decoder<A> = (input: unknown) => Either.Either<A, ParseResult.ParseIssue>
+/** A decoder of an answer's JSON; synchronous, so no effect is built per answer. */
+export type ResponseDecoder<A> = (input: unknown) => Either.Either<A, ParseResult.ParseIssue>
 
-/** The decoders of response schemas; a schema with a decoder of its own checked equal to it starts here. */
-const decoders = new WeakMap<Schema.Schema.Any, Decoder<any>>([[ChatCompletion, decodeCompletion]])
-
-/** The decoder of a response schema, made once per schema; synchronous, so no effect is built per answer. */
-const decoderOf = <A, I>(schema: Schema.Schema<A, I>): Decoder<A> => {
-  const known = decoders.get(schema)
-  if (known !== undefined) return known
-  const decoder: Decoder<A> = ParseResult.decodeUnknownEither(schema)
-  decoders.set(schema, decoder)
-  return decoder
-}
+/** The decoder of a response schema, for a request whose operation brings none of its own. */
+export const responseDecoder = <A, I>(schema: Schema.Schema<A, I>): ResponseDecoder<A> =>
+  ParseResult.decodeUnknownEither(schema)
 
 /**
  * The trace context of the current span (the operation's `studio.<name>`) on a request, as the platform's
@@ -327,10 +320,10 @@ export const makeService = (config: ClientConfig, transport: HttpClient.HttpClie
       return Effect.retry(again, retrySchedule(maxRetries, retryable))
     })
 
-  const decodeBody = <A, I>(
+  const decodeBody = <A>(
     operation: string,
     response: HttpClientResponse.HttpClientResponse,
-    schema: Schema.Schema<A, I>
+    decode: ResponseDecoder<A>
   ) =>
     Effect.flatMap(
       Effect.catchTag(
@@ -355,7 +348,7 @@ export const makeService = (config: ClientConfig, transport: HttpClient.HttpClie
         } catch {
           return Effect.fail(decodeError("the body is not JSON"))
         }
-        const decoded = decoderOf(schema)(json)
+        const decoded = decode(json)
         return decoded._tag === "Right"
           ? Effect.succeed(decoded.right)
           : Effect.fail(decodeError(decodeReason(decoded.left)))
@@ -373,13 +366,13 @@ export const makeService = (config: ClientConfig, transport: HttpClient.HttpClie
     Effect.flatMap(config.settings, (settings) => {
       if (apiKey === undefined) return Effect.fail(missingKey)
       const httpRequest = buildRequest(request.method, request.path, request.body, settings.headers, request.raw)
+      const decode = request.decode ?? responseDecoder(request.response)
       const attempt = withAttemptTimeout(
         httpRequest,
         settings.timeout,
         Effect.flatMap(
           send(request.operation, httpRequest),
-          (response) =>
-            Effect.map(decodeBody(request.operation, response, request.response), (value) => answer(response, value))
+          (response) => Effect.map(decodeBody(request.operation, response, decode), (value) => answer(response, value))
         )
       )
       const retryable = request.creates === true && !settings.retryCreates ? serviceCannotHaveActed : undefined

@@ -26,7 +26,6 @@ import * as Tracer from "effect/Tracer"
 import { redactAttributes as withoutSecrets } from "studio-effect-core/secrets/redactSecrets"
 import { defaultMaxEventSize } from "studio-effect-core/sse/SseParser"
 import { type RateLimitFigures, rateLimitOf } from "studio-effect-core/wire/rateLimit"
-import { ChatCompletion } from "../../ChatSchema.js"
 import {
   AuthError,
   DecodeError,
@@ -35,7 +34,6 @@ import {
   TimeoutError,
   type ToolCallError
 } from "../../StudioError.js"
-import { decodeCompletion } from "../schema/completion.js"
 import { decodeReason } from "../schema/issues.js"
 import { withIdleTimeout } from "../stream/idle.js"
 import { type EventError, eventsOf } from "../stream/sse.js"
@@ -100,6 +98,8 @@ export interface JsonRequest<A, I> {
   /** A body sent as it is (a multipart form), instead of a JSON body. */
   readonly raw?: RawBody | undefined
   readonly response: Schema.Codec<A, I>
+  /** The decoder of the answer, made once by its operation; one from `response` when not given. */
+  readonly decode?: ResponseDecoder<A> | undefined
   /**
    * A create the service bills or stores: retried only where the service cannot have acted, unless the
    * call's settings say `retryCreates`.
@@ -150,19 +150,12 @@ export interface ClientConfig {
   readonly settings: Effect.Effect<Settings>
 }
 
-type Decoder<A> = (input: unknown) => Result.Result<A, SchemaIssue.Issue>
+/** A decoder of an answer's JSON; synchronous, so no effect is built per answer. */
+export type ResponseDecoder<A> = (input: unknown) => Result.Result<A, SchemaIssue.Issue>
 
-/** The decoders of response schemas; a schema with a decoder of its own checked equal to it starts here. */
-const decoders = new WeakMap<Schema.Top, Decoder<any>>([[ChatCompletion, decodeCompletion]])
-
-/** The decoder of a response schema, made once per schema; synchronous, so no effect is built per answer. */
-const decoderOf = <A, I>(schema: Schema.Codec<A, I>): Decoder<A> => {
-  const known = decoders.get(schema)
-  if (known !== undefined) return known
-  const decoder: Decoder<A> = SchemaParser.decodeUnknownResult(schema)
-  decoders.set(schema, decoder)
-  return decoder
-}
+/** The decoder of a response schema, for a request whose operation brings none of its own. */
+export const responseDecoder = <A, I>(schema: Schema.Codec<A, I>): ResponseDecoder<A> =>
+  SchemaParser.decodeUnknownResult(schema)
 
 /**
  * The trace context of the current span (the operation's `studio.<name>`), as the platform's own span
@@ -318,10 +311,10 @@ export const makeService = (config: ClientConfig, transport: HttpClient.HttpClie
       return Effect.retry(again, retrySchedule(maxRetries, retryable))
     })
 
-  const decodeBody = <A, I>(
+  const decodeBody = <A>(
     operation: string,
     response: HttpClientResponse.HttpClientResponse,
-    schema: Schema.Codec<A, I>
+    decode: ResponseDecoder<A>
   ) =>
     Effect.flatMap(
       Effect.catchTag(
@@ -346,7 +339,7 @@ export const makeService = (config: ClientConfig, transport: HttpClient.HttpClie
         } catch {
           return Effect.fail(decodeError("the body is not JSON"))
         }
-        const decoded = decoderOf(schema)(json)
+        const decoded = decode(json)
         return Result.isSuccess(decoded)
           ? Effect.succeed(decoded.success)
           : Effect.fail(decodeError(decodeReason(decoded.failure)))
@@ -366,13 +359,13 @@ export const makeService = (config: ClientConfig, transport: HttpClient.HttpClie
       const httpRequest = buildRequest(request.method, request.path, request.body, settings.headers, {
         raw: request.raw
       })
+      const decode = request.decode ?? responseDecoder(request.response)
       const attempt = withAttemptTimeout(
         httpRequest,
         settings.timeout,
         Effect.flatMap(
           send(request.operation, httpRequest),
-          (response) =>
-            Effect.map(decodeBody(request.operation, response, request.response), (value) => answer(response, value))
+          (response) => Effect.map(decodeBody(request.operation, response, decode), (value) => answer(response, value))
         )
       )
       const retryable = request.creates === true && !settings.retryCreates ? serviceCannotHaveActed : undefined
