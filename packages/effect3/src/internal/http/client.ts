@@ -24,6 +24,7 @@ import { redactAttributes as withoutSecrets } from "studio-effect-core/secrets/r
 import { afterDoneBytes, defaultMaxEventSize } from "studio-effect-core/sse/SseParser"
 import { longTimer } from "studio-effect-core/time/timerDuration"
 import { type RateLimitFigures, rateLimitOf } from "studio-effect-core/wire/rateLimit"
+import { requestIdOf } from "studio-effect-core/wire/responseErrors"
 import {
   AuthError,
   DecodeError,
@@ -42,7 +43,7 @@ import { afterDoneWindow, decodeEventsWith, type EventError, eventsOf } from "..
 import { defaultMaxResponseSize, readBody, readErrorBody } from "./body.js"
 import { withoutRedirects } from "./redirect.js"
 import { isAbortable, RequestAbort, type RequestAbortSlot } from "./requestAbort.js"
-import { fromResponse, requestIdOf } from "./responseError.js"
+import { fromResponse } from "./responseError.js"
 import { retrySchedule, serviceCannotHaveActed } from "./retry.js"
 import { scrub, secretsOf, withCredentials, withRedactedHeaders } from "./scrub.js"
 import { transportError } from "./transportError.js"

@@ -26,6 +26,7 @@ import * as Tracer from "effect/Tracer"
 import { redactAttributes as withoutSecrets } from "studio-effect-core/secrets/redactSecrets"
 import { defaultMaxEventSize } from "studio-effect-core/sse/SseParser"
 import { type RateLimitFigures, rateLimitOf } from "studio-effect-core/wire/rateLimit"
+import { requestIdOf } from "studio-effect-core/wire/responseErrors"
 import {
   AuthError,
   DecodeError,
@@ -40,7 +41,7 @@ import { type EventError, eventsOf } from "../stream/sse.js"
 import { defaultMaxResponseSize, readBody, readErrorBody } from "./body.js"
 import * as Deadlines from "./deadlines.js"
 import { withoutRedirects } from "./redirect.js"
-import { fromResponse, requestIdOf } from "./responseError.js"
+import { fromResponse } from "./responseError.js"
 import { retrySchedule, serviceCannotHaveActed } from "./retry.js"
 import { scrub, secretsOf, withCredentials, withRedactedHeaders } from "./scrub.js"
 import { transportError } from "./transportError.js"
