@@ -16,17 +16,16 @@ import * as StudioClient from "../src/StudioClient.js"
 
 const count = Number(process.argv[2] ?? "20000")
 
-const instant = Layer.succeed(
-  HttpClient.HttpClient,
-  HttpClient.make((request) =>
-    Effect.succeed(
-      HttpClientResponse.fromWeb(
-        request,
-        new Response(completionBody, { status: 200, headers: { "content-type": "application/json" } })
-      )
+const transport = HttpClient.make((request) =>
+  Effect.succeed(
+    HttpClientResponse.fromWeb(
+      request,
+      new Response(completionBody, { status: 200, headers: { "content-type": "application/json" } })
     )
   )
 )
+
+const instant = Layer.succeed(HttpClient.HttpClient, transport)
 
 const runtime = ManagedRuntime.make(
   StudioClient.layer({ apiKey: Redacted.make("k"), baseUrl: "http://127.0.0.1:1" }).pipe(Layer.provide(instant))
@@ -46,22 +45,12 @@ const measure = async (name: string, effect: Effect.Effect<unknown, unknown, Stu
 
 await measure("new Response + text (transport alone)", Effect.promise(() => new Response(completionBody).text()))
 await measure("validateRequest(ChatRequest)", validateRequest("chat", ChatRequest, chatRequest))
-await measure(
-  "httpClient.execute + text",
-  Effect.flatMap(
-    StudioClient.StudioClient,
-    (client) => Effect.flatMap(client.httpClient.post("/studio/v1/chat/completions"), (response) => response.text)
-  )
+const transportText = Effect.flatMap(
+  transport.post("http://127.0.0.1:1/studio/v1/chat/completions"),
+  (response) => response.text
 )
-await measure(
-  "same, withTracerEnabled(false)",
-  Effect.flatMap(
-    StudioClient.StudioClient,
-    (client) => Effect.flatMap(client.httpClient.post("/studio/v1/chat/completions"), (response) => response.text)
-  ).pipe(
-    Effect.withTracerEnabled(false)
-  )
-)
+await measure("transport execute + text", transportText)
+await measure("same, withTracerEnabled(false)", transportText.pipe(Effect.withTracerEnabled(false)))
 await measure(
   "timeoutFail(succeed)",
   Effect.timeoutFail(Effect.succeed(1), { duration: "1 minute", onTimeout: () => "x" })

@@ -81,12 +81,9 @@ await time("Stream: decodeEventsWith(JSON.parse)", () => {
 })()
 
 const fakeClient = StudioClient.StudioClient.of({
-  httpClient: undefined as never,
   baseUrl: "http://127.0.0.1",
   json: () => Effect.die("not used"),
   jsonWithResponse: () => Effect.die("not used"),
-  events: (_request, parse) =>
-    Stream.unwrapScoped(Effect.map(decodeEventsWith("POST", "x", parse)(readStream()), streamOf)),
   openEvents: (_request, parse) => Effect.map(decodeEventsWith("POST", "x", parse)(readStream()), streamOf),
   redact: (error) => error,
   redactAttributes: (attributes) => attributes

@@ -7,6 +7,8 @@
  */
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
+import { acceptAssistantRunRequest, acceptCreateAssistantRequest } from "studio-effect-core/validate/assistantRequests"
+import { assistantsListQuery, endpointPath, endpoints } from "studio-effect-core/wire/endpoints"
 import {
   Assistant,
   AssistantList,
@@ -20,8 +22,6 @@ import * as Maestro from "./Maestro.js"
 import { MaestroRun } from "./MaestroSchema.js"
 import type { StudioClient, WithResponse } from "./StudioClient.js"
 import type { RequestError, StudioError } from "./StudioError.js"
-
-const assistantsPath = "/studio/v1/assistants"
 
 /**
  * How to run an assistant.
@@ -61,76 +61,50 @@ const ListOptionsSchema = Schema.Struct({
   workspaceIds: Schema.optional(Schema.Array(Schema.String))
 })
 
-const assistantPath = (segment: string) => `${assistantsPath}/${segment}`
-
 const runOperation = Operation.json({
-  name: "assistants.run",
-  creates: true,
-  method: "POST",
+  endpoint: endpoints.assistantsRun,
   check: (operation, input: { readonly id: string; readonly request: unknown; readonly options: RunOptions }) =>
     Effect.map(
-      Operation.checkIdAndRequest("assistantId", AssistantRunRequest)(operation, input),
+      Operation.checkIdAndRequest("assistantId", AssistantRunRequest, acceptAssistantRunRequest)(operation, input),
       (valid) => ({ ...valid, form: input.options.path ?? "run" })
     ),
-  path: ({ form, segment }) => form === "sample" ? assistantPath(segment) : `${assistantPath(segment)}/run`,
+  path: ({ form, segment }) =>
+    endpointPath(form === "sample" ? endpoints.assistantsRunSample : endpoints.assistantsRun, segment),
   body: ({ request }) => request,
-  response: MaestroRun,
-  attributes: ({ form, id }) => ({ "studio.assistant.id": id, "studio.assistant.path": form }),
-  responseAttributes: (started) => ({ "studio.run.id": started.id, "studio.run.status": started.status })
+  response: MaestroRun
 })
 
 const createOperation = Operation.json({
-  name: "assistants.create",
-  creates: true,
-  method: "POST",
-  check: Operation.checkRequest(CreateAssistantRequest),
-  path: () => assistantsPath,
+  endpoint: endpoints.assistantsCreate,
+  check: Operation.checkRequest(CreateAssistantRequest, acceptCreateAssistantRequest),
   body: (valid) => valid,
-  response: Assistant,
-  attributes: () => ({}),
-  responseAttributes: (assistant) => ({ "studio.assistant.id": assistant.id })
+  response: Assistant
 })
 
 const retrieveOperation = Operation.json({
-  name: "assistants.retrieve",
-  method: "GET",
+  endpoint: endpoints.assistantsRetrieve,
   check: Operation.checkId("assistantId"),
-  path: ({ segment }) => assistantPath(segment),
-  response: Assistant,
-  attributes: ({ id }) => ({ "studio.assistant.id": id })
+  response: Assistant
 })
 
 const listOperation = Operation.json({
-  name: "assistants.list",
-  method: "GET",
+  endpoint: endpoints.assistantsList,
   check: Operation.checkRequest(ListOptionsSchema),
-  path: (valid) => {
-    const query = new URLSearchParams()
-    for (const workspaceId of valid.workspaceIds ?? []) query.append("workspace_ids", workspaceId)
-    const search = query.toString()
-    return search === "" ? assistantsPath : `${assistantsPath}?${search}`
-  },
-  response: AssistantList,
-  attributes: () => ({})
+  path: (valid) => endpointPath(endpoints.assistantsList, undefined, assistantsListQuery(valid)),
+  response: AssistantList
 })
 
 const updateOperation = Operation.json({
-  name: "assistants.update",
-  method: "PATCH",
+  endpoint: endpoints.assistantsUpdate,
   check: Operation.checkIdAndRequest("assistantId", ModifyAssistantRequest),
-  path: ({ segment }) => assistantPath(segment),
   body: ({ request }) => request,
-  response: Assistant,
-  attributes: ({ id }) => ({ "studio.assistant.id": id })
+  response: Assistant
 })
 
 const deleteOperation = Operation.json({
-  name: "assistants.delete",
-  method: "DELETE",
+  endpoint: endpoints.assistantsDelete,
   check: Operation.checkId("assistantId"),
-  path: ({ segment }) => assistantPath(segment),
-  response: DeletedAssistant,
-  attributes: ({ id }) => ({ "studio.assistant.id": id })
+  response: DeletedAssistant
 })
 
 /**

@@ -5,6 +5,7 @@
  * @since 0.1.0
  */
 import * as Schema from "effect/Schema"
+import { showValue } from "studio-effect-core/validate/issues"
 import {
   type Bounds,
   chatToolTypes,
@@ -19,7 +20,7 @@ import {
   topPBounds
 } from "studio-effect-core/wire/chat"
 import type { ChatModel } from "studio-effect-core/wire/models"
-import { showValue, withWholeChecks } from "./internal/schema/issues.js"
+import { withWholeChecks } from "./internal/schema/issues.js"
 import { openStruct } from "./internal/schema/open.js"
 import { optional } from "./internal/schema/optional.js"
 

@@ -13,10 +13,11 @@ import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 import { concatBytes } from "studio-effect-core/bytes/concatBytes"
+import { endpointPath, endpoints, libraryListQuery } from "studio-effect-core/wire/endpoints"
 import { formatSize } from "./internal/http/body.js"
 import type { RawBody } from "./internal/http/client.js"
 import * as Operation from "./internal/operation/operation.js"
-import { validateRequest } from "./internal/schema/validate.js"
+import { requestValidator } from "./internal/schema/validate.js"
 import {
   BatchStatus,
   LibraryFile,
@@ -30,8 +31,6 @@ import {
 } from "./LibrarySchema.js"
 import type { StudioClient } from "./StudioClient.js"
 import { type RequestError, ValidationError, ValidationIssue } from "./StudioError.js"
-
-const filesPath = "/studio/v1/library/files"
 
 /**
  * The largest file `upload` sends when no `maxUploadSize` is given: 64 MiB.
@@ -161,16 +160,13 @@ const formOf = (
   })
 
 const uploadOperation = Operation.json({
-  name: "library.upload",
-  method: "POST",
+  endpoint: endpoints.libraryUpload,
   check: (_operation, form: RawBody) => Effect.succeed(form),
-  path: () => filesPath,
   raw: (form) => form,
-  response: UploadedFile,
-  attributes: () => ({}),
-  responseAttributes: (uploaded) => ({ "studio.file.id": uploaded.fileId }),
-  creates: true
+  response: UploadedFile
 })
+
+const validateUploadFields = requestValidator(UploadFields)
 
 /**
  * Uploads a file to the library, as a `multipart/form-data` form: the file, with its `path`, `labels`,
@@ -198,81 +194,52 @@ export const upload: {
     if (!(Number.isSafeInteger(limit) && limit >= 1)) {
       return yield* uploadError("maxUploadSize", `${limit} is not a size: use a whole number of bytes, such as 8388608`)
     }
-    const fields = yield* validateRequest("library.upload", UploadFields, rest)
+    const fields = yield* validateUploadFields("library.upload", rest)
     const source = yield* readSource(file, limit)
     const form = yield* formOf(source.blob, name ?? source.name, fields)
     return yield* uploadOperation(form)
   })
 
-const filePath = (segment: string) => `${filesPath}/${segment}`
-
 const listOperation = Operation.json({
-  name: "library.list",
-  method: "GET",
+  endpoint: endpoints.libraryList,
   check: Operation.checkRequest(ListFilesRequest),
-  path: (valid) => {
-    const query = new URLSearchParams()
-    if (valid.name !== undefined) query.set("name", valid.name)
-    if (valid.path !== undefined) query.set("path", valid.path)
-    if (valid.status !== undefined) query.set("status", valid.status)
-    for (const label of valid.label ?? []) query.append("label", label)
-    if (valid.limit !== undefined) query.set("limit", String(valid.limit))
-    if (valid.offset !== undefined) query.set("offset", String(valid.offset))
-    const search = query.toString()
-    return search === "" ? filesPath : `${filesPath}?${search}`
-  },
-  response: LibraryFiles,
-  attributes: () => ({})
+  path: (valid) => endpointPath(endpoints.libraryList, undefined, libraryListQuery(valid)),
+  response: LibraryFiles
 })
 
 const retrieveOperation = Operation.json({
-  name: "library.retrieve",
-  method: "GET",
+  endpoint: endpoints.libraryRetrieve,
   check: Operation.checkId("fileId"),
-  path: ({ segment }) => filePath(segment),
-  response: LibraryFile,
-  attributes: ({ id }) => ({ "studio.file.id": id })
+  response: LibraryFile
 })
 
 /** The answer of an update or a delete: nothing the caller needs (the service sends `null`). */
 const NoContent = Schema.Unknown
 
 const updateOperation = Operation.json({
-  name: "library.update",
-  method: "PUT",
+  endpoint: endpoints.libraryUpdate,
   check: Operation.checkIdAndRequest("fileId", UpdateFileRequest),
-  path: ({ segment }) => filePath(segment),
   body: ({ request }) => request,
-  response: NoContent,
-  attributes: ({ id }) => ({ "studio.file.id": id })
+  response: NoContent
 })
 
 const deleteOperation = Operation.json({
-  name: "library.delete",
-  method: "DELETE",
+  endpoint: endpoints.libraryDelete,
   check: Operation.checkId("fileId"),
-  path: ({ segment }) => filePath(segment),
-  response: NoContent,
-  attributes: ({ id }) => ({ "studio.file.id": id })
+  response: NoContent
 })
 
 const searchOperation = Operation.json({
-  name: "library.search",
-  method: "POST",
+  endpoint: endpoints.librarySearch,
   check: Operation.checkRequest(LibrarySearchRequest),
-  path: () => "/studio/v1/library/search",
   body: (valid) => valid,
-  response: LibrarySearchResponse,
-  attributes: () => ({})
+  response: LibrarySearchResponse
 })
 
 const batchStatusOperation = Operation.json({
-  name: "library.batchStatus",
-  method: "GET",
+  endpoint: endpoints.libraryBatchStatus,
   check: Operation.checkId("batchId"),
-  path: ({ segment }) => `/studio/v1/library/batches/${segment}/status`,
-  response: BatchStatus,
-  attributes: ({ id }) => ({ "studio.batch.id": id })
+  response: BatchStatus
 })
 
 /**

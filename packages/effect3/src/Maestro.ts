@@ -15,13 +15,13 @@ import * as Option from "effect/Option"
 import * as Ref from "effect/Ref"
 import * as Schedule from "effect/Schedule"
 import * as Stream from "effect/Stream"
+import { acceptRunRequest } from "studio-effect-core/validate/runRequest"
+import { endpoints } from "studio-effect-core/wire/endpoints"
 import * as Operation from "./internal/operation/operation.js"
 import { spanOptions } from "./internal/operation/telemetry.js"
 import { isTerminal, MaestroRun, RunRequest } from "./MaestroSchema.js"
 import { StudioClient, type WithResponse } from "./StudioClient.js"
 import { PollTimeout, type RequestError, RunFailed, type StudioError } from "./StudioError.js"
-
-const runsPath = "/studio/v1/maestro/runs"
 
 /**
  * The first delay between two retrieves of a polled run.
@@ -83,41 +83,17 @@ export interface PollOptions {
   readonly deadline?: Duration.DurationInput | undefined
 }
 
-/** Span attributes of a run request: what shapes the run, never tool headers or text. */
-const requestAttributes = (request: typeof RunRequest.Type): Record<string, unknown> => {
-  const attributes: Record<string, unknown> = {
-    "gen_ai.operation.name": "maestro.run"
-  }
-  if (request.models !== undefined && request.models[0] !== undefined) {
-    attributes["gen_ai.request.model"] = request.models[0]
-  }
-  if (request.budget !== undefined) attributes["studio.run.budget"] = request.budget
-  if (request.requirements !== undefined) attributes["studio.run.requirements"] = request.requirements.length
-  if (request.tools !== undefined) attributes["studio.run.tools"] = request.tools.map((tool) => tool.type)
-  if (request.include !== undefined) attributes["studio.run.include"] = request.include
-  return attributes
-}
-
 const createOperation = Operation.json({
-  name: "maestro.create",
-  creates: true,
-  method: "POST",
-  check: Operation.checkRequest(RunRequest),
-  path: () => runsPath,
+  endpoint: endpoints.maestroCreate,
+  check: Operation.checkRequest(RunRequest, acceptRunRequest),
   body: (valid) => valid,
-  response: MaestroRun,
-  attributes: requestAttributes,
-  responseAttributes: (run) => ({ "studio.run.id": run.id, "studio.run.status": run.status })
+  response: MaestroRun
 })
 
 const retrieveOperation = Operation.json({
-  name: "maestro.retrieve",
-  method: "GET",
+  endpoint: endpoints.maestroRetrieve,
   check: Operation.checkId("runId"),
-  path: ({ segment }) => `${runsPath}/${segment}`,
-  response: MaestroRun,
-  attributes: ({ id }) => ({ "studio.run.id": id }),
-  responseAttributes: (run) => ({ "studio.run.status": run.status })
+  response: MaestroRun
 })
 
 /**

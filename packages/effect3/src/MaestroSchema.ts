@@ -6,6 +6,7 @@
  */
 import * as Schema from "effect/Schema"
 import { isAbsoluteUrl } from "studio-effect-core/url/absoluteUrl"
+import { showValue } from "studio-effect-core/validate/issues"
 import {
   budgets,
   countWords,
@@ -23,7 +24,7 @@ import {
   runStatuses
 } from "studio-effect-core/wire/maestro"
 import type { RunModel } from "studio-effect-core/wire/models"
-import { showValue, withWholeChecks } from "./internal/schema/issues.js"
+import { withWholeChecks } from "./internal/schema/issues.js"
 import { openStruct } from "./internal/schema/open.js"
 import { optional } from "./internal/schema/optional.js"
 

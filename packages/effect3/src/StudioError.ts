@@ -13,16 +13,9 @@ import * as Chunk from "effect/Chunk"
 import * as Duration from "effect/Duration"
 import * as Exit from "effect/Exit"
 import * as Schema from "effect/Schema"
+import * as Messages from "studio-effect-core/failure/errorMessages"
 import { failureLine } from "studio-effect-core/failure/failureLine"
-import { redactUrl } from "studio-effect-core/url/redactUrl"
 import { MaestroRun } from "./MaestroSchema.js"
-
-/**
- * A message: what happened, the request id when the service sent one, then what to do next (every message
- * ends with it). `what` ends without a full stop; one is added.
- */
-const say = (what: string, requestId: string | undefined, next: string): string =>
-  `${what}${requestId === undefined ? "" : ` (request id ${requestId})`}. ${next}`
 
 /** A duration as people write it: `10s`, `1m 30s`, `250ms`. */
 const formatDuration = (duration: Duration.Duration): string => Duration.format(duration)
@@ -79,14 +72,7 @@ export class ValidationError extends TaggedError<ValidationError>()("ValidationE
   requestId: Schema.optional(Schema.String)
 }) {
   override get message(): string {
-    const head = this.source === "client"
-      ? `Invalid ${this.operation} request`
-      : `${this.status ?? 422} The service rejected the ${this.operation} request`
-    const lines = this.issues.map((issue) => `  - ${issue.path}: ${issue.message}`)
-    const next = this.source === "client"
-      ? "Fix the fields listed above; nothing was sent."
-      : "Fix the fields listed above before sending again; retrying as is gives the same answer."
-    return say([`${head}:`, ...lines].join("\n"), this.requestId, next)
+    return Messages.validationMessage(this)
   }
 }
 
@@ -102,12 +88,7 @@ export class AuthError extends TaggedError<AuthError>()("AuthError", {
   requestId: Schema.optional(Schema.String)
 }) {
   override get message(): string {
-    const status = this.status === undefined ? "" : `${this.status} `
-    return say(
-      `${status}${this.detail.replace(/\.$/, "")}`,
-      this.requestId,
-      "Check the API key (STUDIO_API_KEY, or the apiKey option) and its permissions."
-    )
+    return Messages.authMessage(this)
   }
 }
 
@@ -127,10 +108,8 @@ export class RateLimit extends TaggedError<RateLimit>()("RateLimit", {
     return 429
   }
   override get message(): string {
-    const next = this.retryAfter === undefined
-      ? "Wait a little and call again, or lower your concurrency."
-      : `Retry after ${formatDuration(this.retryAfter)}, or lower your concurrency.`
-    return say(`429 ${this.detail.replace(/\.$/, "")}`, this.requestId, next)
+    const retryAfter = this.retryAfter === undefined ? undefined : formatDuration(this.retryAfter)
+    return Messages.rateLimitMessage({ ...this, retryAfter })
   }
 }
 
@@ -153,16 +132,10 @@ export class NotFound extends TaggedError<NotFound>()("NotFound", {
   }
   /** Whether the address itself is unknown (the service's generic `Not Found`), not an id in it. */
   get unknownRoute(): boolean {
-    return /^not found\.?$/i.test(this.detail.trim())
+    return Messages.isUnknownRoute(this.detail)
   }
   override get message(): string {
-    const where = this.url === undefined
-      ? ""
-      : ` (${this.method === undefined ? "" : `${this.method} `}${redactUrl(this.url)})`
-    const next = this.unknownRoute
-      ? "Check baseUrl: it is the service's address without a path such as /studio/v1 (for example https://api.ai21.com)."
-      : "Check the id, and that it belongs to this API key's organisation."
-    return say(`404 ${this.detail.replace(/\.$/, "")}${where}`, this.requestId, next)
+    return Messages.notFoundMessage(this)
   }
 }
 
@@ -182,18 +155,7 @@ export class ApiError extends TaggedError<ApiError>()("ApiError", {
   retryAfter: Schema.optional(Schema.DurationFromSelf)
 }) {
   override get message(): string {
-    const detail = typeof this.detail === "string"
-      ? this.detail
-      : this.detail === undefined
-      ? this.body.slice(0, 200)
-      : JSON.stringify(this.detail).slice(0, 200)
-    const next = this.status >= 300 && this.status < 400
-      ? "Set baseUrl to the address that answers directly, if you trust it."
-      : this.status >= 500 || this.status === 408 || this.status === 409
-      ? "The service had a problem: retry later, and report the status and request id if it persists."
-      : "Check the request and baseUrl; report the status and request id if they are right."
-    const said = detail.trim().replace(/\.$/, "")
-    return say(said === "" ? `${this.status} (no detail)` : `${this.status} ${said}`, this.requestId, next)
+    return Messages.apiErrorMessage(this)
   }
 }
 
@@ -214,14 +176,7 @@ export class TransportError extends TaggedError<TransportError>()("TransportErro
   unsent: Schema.optional(Schema.Boolean)
 }) {
   override get message(): string {
-    const next = /before \[DONE\]/.test(this.reason)
-      ? "Retry the call (a stream is not retried for you once it has started)."
-      : "Check that the service is reachable at this address (network, proxy, TLS), then retry."
-    return say(
-      `${this.method} ${redactUrl(this.url)} failed: ${this.reason.trim().replace(/\.$/, "")}`,
-      undefined,
-      next
-    )
+    return Messages.transportMessage(this)
   }
 }
 
@@ -238,11 +193,7 @@ export class TimeoutError extends TaggedError<TimeoutError>()("TimeoutError", {
   url: Schema.String
 }) {
   override get message(): string {
-    const what = this.phase === "attempt" ? "did not answer" : "sent nothing"
-    const next = this.phase === "attempt"
-      ? "Retry, or raise the timeout option for long answers."
-      : "Retry, or raise the streamIdleTimeout option for slow streams."
-    return say(`${this.method} ${redactUrl(this.url)} ${what} within ${formatDuration(this.timeout)}`, undefined, next)
+    return Messages.timeoutMessage({ ...this, timeout: formatDuration(this.timeout) })
   }
 }
 
@@ -259,11 +210,7 @@ export class DecodeError extends TaggedError<DecodeError>()("DecodeError", {
   requestId: Schema.optional(Schema.String)
 }) {
   override get message(): string {
-    return say(
-      `Unexpected ${this.operation} response: ${this.reason.trim().replace(/\.$/, "")}`,
-      this.requestId,
-      "Check that baseUrl points at the Studio service; if it does, report this with the request id."
-    )
+    return Messages.decodeMessage(this)
   }
 }
 
@@ -278,11 +225,7 @@ export class RunFailed extends TaggedError<RunFailed>()("RunFailed", {
   reason: Schema.String
 }) {
   override get message(): string {
-    return say(
-      `Run ${this.run.id} failed: ${this.reason.trim().replace(/\.$/, "")}`,
-      undefined,
-      "Fix what the reason names (often a tool or a requirement) and create a new run."
-    )
+    return Messages.runFailedMessage(this.run.id, this.reason)
   }
 }
 
@@ -297,12 +240,26 @@ export class PollTimeout extends TaggedError<PollTimeout>()("PollTimeout", {
   lastRun: Schema.optional(MaestroRun)
 }) {
   override get message(): string {
-    const status = this.lastRun === undefined ? "" : ` (last status: ${this.lastRun.status})`
-    return say(
-      `Run ${this.runId} did not reach a terminal status before polling ended (deadline or schedule)${status}`,
-      undefined,
-      `The run goes on: keep polling with Maestro.poll("${this.runId}") and a longer deadline.`
-    )
+    return Messages.pollTimeoutMessage(this.runId, this.lastRun?.status)
+  }
+}
+
+/**
+ * A tool call the loop cannot run: its `arguments` are not JSON (`InvalidArguments`), or no handler has
+ * its function name (`UnknownTool`). The loop stops with it; nothing of that round is sent back.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class ToolCallError extends Schema.TaggedError<ToolCallError>()("ToolCallError", {
+  reason: Schema.Literal("InvalidArguments", "UnknownTool"),
+  toolName: Schema.String,
+  toolCallId: Schema.String,
+  arguments: Schema.String,
+  round: Schema.Number
+}) {
+  override get message(): string {
+    return Messages.toolCallMessage(this)
   }
 }
 
@@ -357,20 +314,7 @@ export const StudioError = Schema.Union(
  * @since 0.1.0
  * @category predicates
  */
-export const isRetryable = (error: StudioError): boolean => {
-  switch (error._tag) {
-    case "TransportError":
-      return true
-    case "TimeoutError":
-      return error.phase === "attempt"
-    case "RateLimit":
-      return true
-    case "ApiError":
-      return error.status === 408 || error.status === 409 || error.status >= 500
-    default:
-      return false
-  }
-}
+export const isRetryable = (error: StudioError): boolean => Messages.isRetryableFailure(error)
 
 /** Prints a failed program's failure (see `reportInOneLine`), then gives the exit code Effect gives. */
 const teardownInOneLine: Teardown = (exit, onExit) => {

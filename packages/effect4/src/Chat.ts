@@ -11,71 +11,41 @@ import { dual } from "effect/Function"
 import * as Result from "effect/Result"
 import * as Stream from "effect/Stream"
 import { CompletionAccumulator } from "studio-effect-core/chat/CompletionAccumulator"
-import { withoutOrigins } from "studio-effect-core/url/redactUrl"
+import * as SseEncoder from "studio-effect-core/sse/SseEncoder"
+import { acceptChatRequest } from "studio-effect-core/validate/chatRequest"
+import { endpoints } from "studio-effect-core/wire/endpoints"
 import { ChatCompletion, type ChatCompletionChunk as Chunk, ChatRequest } from "./ChatSchema.js"
 import { checkSizes, defaultMaxResponseSize, formatSize } from "./internal/http/body.js"
 import * as Operation from "./internal/operation/operation.js"
 import {
   type RunToolsOptions,
-  type ToolCallError,
   type ToolHandlers,
   toolLoop,
   type ToolLoopResult
 } from "./internal/operation/toolLoop.js"
 import { parseChunk } from "./internal/schema/chunk.js"
+import { decodeCompletion } from "./internal/schema/completion.js"
 import * as Bridge from "./internal/stream/bridge.js"
 import type { StudioClient, WithResponse } from "./StudioClient.js"
-import { DecodeError, type RequestError, type ValidationError } from "./StudioError.js"
-
-const path = "/studio/v1/chat/completions"
-
-/** GenAI semantic-convention attributes of a request. */
-const requestAttributes = (request: typeof ChatRequest.Type, streamed: boolean): Record<string, unknown> => {
-  const attributes: Record<string, unknown> = {
-    "gen_ai.operation.name": "chat",
-    "gen_ai.request.model": request.model,
-    "gen_ai.request.stream": streamed
-  }
-  if (request.max_tokens !== undefined) attributes["gen_ai.request.max_tokens"] = request.max_tokens
-  if (request.temperature !== undefined) attributes["gen_ai.request.temperature"] = request.temperature
-  if (request.top_p !== undefined) attributes["gen_ai.request.top_p"] = request.top_p
-  if (request.n !== undefined) attributes["gen_ai.request.choice.count"] = request.n
-  if (request.stop !== undefined) {
-    attributes["gen_ai.request.stop_sequences"] = typeof request.stop === "string" ? [request.stop] : request.stop
-  }
-  return attributes
-}
-
-/** GenAI semantic-convention attributes of a completion. */
-const responseAttributes = (completion: ChatCompletion): Record<string, unknown> => ({
-  "gen_ai.response.id": completion.id,
-  "gen_ai.response.finish_reasons": completion.choices.map((choice) => choice.finish_reason ?? "unknown"),
-  "gen_ai.usage.input_tokens": completion.usage.prompt_tokens,
-  "gen_ai.usage.output_tokens": completion.usage.completion_tokens
-})
+import { DecodeError, type RequestError, type ToolCallError, type ValidationError } from "./StudioError.js"
 
 const withoutStream = ({ stream: _stream, ...rest }: typeof ChatRequest.Type) => rest
 
-const checkChatRequest = Operation.checkRequest(ChatRequest)
+const checkChatRequest = Operation.checkRequest(ChatRequest, acceptChatRequest)
 
 const createOperation = Operation.json({
-  name: "chat.create",
-  method: "POST",
+  endpoint: endpoints.chatCreate,
   check: checkChatRequest,
-  path: () => path,
   body: withoutStream,
   response: ChatCompletion,
-  attributes: (valid) => requestAttributes(valid, false),
-  responseAttributes
+  decode: decodeCompletion
 })
 
 const streamOperation = Operation.stream({
-  name: "chat.stream",
+  endpoint: endpoints.chatStream,
   check: (operation, request: ChatRequest) => checkChatRequest(operation, { ...request, stream: true }),
-  path: () => path,
   body: (valid) => valid,
-  parse: parseChunk,
-  attributes: (valid) => requestAttributes(valid, true)
+  parse: parseChunk
 })
 
 /**
@@ -213,18 +183,6 @@ export const toReadableStream: {
   <A, E, R>(self: Stream.Stream<A, E, R>, runtime: Bridge.AnyRuntime<R>): ReadableStream<A>
 } = dual(2, Bridge.toReadableStream)
 
-const sseEncoder = new TextEncoder()
-const sseDone = sseEncoder.encode("data: [DONE]\n\n")
-
-/** The `error` event a forwarded stream ends with when the service's stream failed. */
-const sseError = (error: unknown): Uint8Array => {
-  const tagged = typeof error === "object" && error !== null && "_tag" in error
-  const type = tagged ? String((error as { _tag: unknown })._tag) : "Error"
-  // the browser learns what failed, not the service's address (nor anything in it)
-  const message = withoutOrigins(error instanceof Error ? error.message : String(error))
-  return sseEncoder.encode(`event: error\ndata: ${JSON.stringify({ error: { type, message } })}\n\n`)
-}
-
 /**
  * A chat stream as the bytes of server-sent events, in the service's own format, to forward to a browser
  * (the body of a `Response` with `Content-Type: text/event-stream`): `data: <chunk as JSON>` per chunk, one
@@ -253,14 +211,12 @@ export const toEventStream: {
 const eventStream = <E, R>(self: Stream.Stream<Chunk, E, R>): Stream.Stream<Uint8Array, E, R> =>
   self.pipe(
     Stream.mapArray((chunks) => {
-      let text = ""
-      for (const chunk of chunks) text += `data: ${JSON.stringify(chunk)}\n\n`
-      return [sseEncoder.encode(text)]
+      return [SseEncoder.events(chunks)]
     }),
-    Stream.concat(Stream.succeed(sseDone)),
+    Stream.concat(Stream.succeed(SseEncoder.done)),
     Stream.catchCauseIf(
       (cause) => !Cause.hasInterruptsOnly(cause),
-      (cause) => Stream.sync(() => sseError(Cause.squash(cause)))
+      (cause) => Stream.sync(() => SseEncoder.errorEvent(Cause.squash(cause)))
     )
   )
 
@@ -293,7 +249,7 @@ export {
    * @category errors
    */
   ToolCallError
-} from "./internal/operation/toolLoop.js"
+} from "./StudioError.js"
 
 export type {
   /**

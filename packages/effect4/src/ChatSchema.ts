@@ -7,6 +7,7 @@
 import * as Predicate from "effect/Predicate"
 import * as Schema from "effect/Schema"
 import * as SchemaGetter from "effect/SchemaGetter"
+import { showValue } from "studio-effect-core/validate/issues"
 import {
   type Bounds,
   chatToolTypes,
@@ -21,7 +22,7 @@ import {
   topPBounds
 } from "studio-effect-core/wire/chat"
 import type { ChatModel } from "studio-effect-core/wire/models"
-import { type PathIssue, showValue, withWholeChecks } from "./internal/schema/issues.js"
+import { type PathIssue, withWholeChecks } from "./internal/schema/issues.js"
 import { openStruct } from "./internal/schema/open.js"
 import { optional, withDefault } from "./internal/schema/optional.js"
 

@@ -7,6 +7,7 @@
 import * as Predicate from "effect/Predicate"
 import * as Schema from "effect/Schema"
 import { isAbsoluteUrl } from "studio-effect-core/url/absoluteUrl"
+import { showValue } from "studio-effect-core/validate/issues"
 import {
   budgets,
   countWords,
@@ -24,7 +25,7 @@ import {
   runStatuses
 } from "studio-effect-core/wire/maestro"
 import type { RunModel } from "studio-effect-core/wire/models"
-import { type PathIssue, showValue, withWholeChecks } from "./internal/schema/issues.js"
+import { type PathIssue, withWholeChecks } from "./internal/schema/issues.js"
 import { openStruct } from "./internal/schema/open.js"
 import { optional, withDefault } from "./internal/schema/optional.js"
 

@@ -5,6 +5,7 @@
  * @since 0.1.0
  */
 import * as Effect from "effect/Effect"
+import { endpoints } from "studio-effect-core/wire/endpoints"
 import * as Operation from "./internal/operation/operation.js"
 import { ModelList } from "./ModelSchema.js"
 import type { StudioClient, WithResponse } from "./StudioClient.js"
@@ -54,12 +55,9 @@ export {
 } from "studio-effect-core/wire/models"
 
 const listOperation = Operation.json({
-  name: "models.list",
-  method: "GET",
+  endpoint: endpoints.modelsList,
   check: (_operation: string, _input: void) => Effect.void,
-  path: () => "/studio/v1/models",
-  response: ModelList,
-  attributes: () => ({})
+  response: ModelList
 })
 
 /**

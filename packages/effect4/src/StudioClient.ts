@@ -16,19 +16,23 @@ import * as HttpClient from "effect/http/HttpClient"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
+import type * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import { checkApiKey } from "./internal/http/apiKey.js"
 import { checkBaseUrl } from "./internal/http/baseUrl.js"
 import { checkSizes } from "./internal/http/body.js"
 import {
   isEmpty,
+  type JsonRequest,
   makeService,
   type RequestOptions,
-  type Service,
   type Settings,
-  type StudioClientOptions
+  type StreamRequest,
+  type StudioClientOptions,
+  type WithResponse
 } from "./internal/http/client.js"
-import type { ValidationError } from "./StudioError.js"
+import type { EventError } from "./internal/stream/sse.js"
+import type { RequestError, StudioError, ToolCallError, ValidationError } from "./StudioError.js"
 
 /**
  * The service's address when none is given.
@@ -79,13 +83,6 @@ export type {
    */
   RequestOptions,
   /**
-   * The client's interface.
-   *
-   * @since 0.1.0
-   * @category models
-   */
-  Service,
-  /**
    * One request whose answer is a byte stream (server-sent events).
    *
    * @since 0.1.0
@@ -118,6 +115,43 @@ export type {
    */
   RateLimitFigures
 } from "studio-effect-core/wire/rateLimit"
+
+/**
+ * The client's interface.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Service {
+  readonly baseUrl: string
+  /** Sends a request (retrying what may succeed on a retry) and decodes its JSON answer. */
+  readonly json: <A, I>(request: JsonRequest<A, I>) => Effect.Effect<A, RequestError>
+  /** `json`, with the status, headers, request id and rate-limit figures of the answer. */
+  readonly jsonWithResponse: <A, I>(request: JsonRequest<A, I>) => Effect.Effect<WithResponse<A>, RequestError>
+  /**
+   * Sends a request and connects in the scope (connecting is retried), then gives the stream of the `data`
+   * of each server-sent event of its body, each turned by `parse` into an output (or the `EventError` that
+   * ends the stream), until `[DONE]`; the body is read while the scope is open. Once the body has started,
+   * a failure ends the stream with an error, and a pause longer than the idle timeout fails it with
+   * `TimeoutError`. Events are bounded by `maxEventSize`; the body is released right after `[DONE]`.
+   */
+  readonly openEvents: <A>(
+    request: StreamRequest,
+    parse: (data: string) => A | EventError<RequestError>
+  ) => Effect.Effect<Stream.Stream<A, RequestError>, RequestError, Scope.Scope>
+  /**
+   * The error with the API key, and every tool credential value in `body` (a request's body), replaced in
+   * everything it carries. `json` and `openEvents` already do this; it is for errors made from what a call
+   * returned (a failed run's message may quote a tool's header).
+   */
+  readonly redact: <E extends StudioError | ToolCallError>(error: E, body?: unknown) => E
+  /**
+   * Span attributes with the API key, and every tool credential value in `body`, replaced in their
+   * values: a server may copy the key into an answer's `id`, and no value from a server reaches a span
+   * before it is checked here.
+   */
+  readonly redactAttributes: <A extends Readonly<Record<string, unknown>>>(attributes: A, body?: unknown) => A
+}
 
 /**
  * The Studio client service.
@@ -263,8 +297,12 @@ export const layerConfig = (
       yield* Effect.logWarning(
         "No API key (STUDIO_API_KEY): calls go to the reference service embedded in memory, not to the Studio service"
       )
-      const Reference = yield* Effect.promise(() => import("./reference/index.js"))
-      return Reference.layerClient({ client: rest })
+      // the reference owns the embedded service; loaded only here, so no other program pays for it
+      const Embedded = yield* Effect.promise(() => import("./reference/embedded.js"))
+      return layer({ ...rest, apiKey: Redacted.make(Embedded.apiKey), baseUrl: Embedded.baseUrl }).pipe(
+        Layer.orDie,
+        Layer.provide(Embedded.transport())
+      )
     }
     return Layer.effect(
       StudioClient,

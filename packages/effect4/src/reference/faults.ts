@@ -12,40 +12,15 @@ import * as Effect from "effect/Effect"
 import type * as HttpServerRequest from "effect/http/HttpServerRequest"
 import * as HttpServerResponse from "effect/http/HttpServerResponse"
 import * as Stream from "effect/Stream"
-import { generator } from "studio-effect-core/reference/random"
+import * as FaultPlans from "studio-effect-core/reference/faultPlan"
 
 /**
- * A fault the service injects into one request.
+ * A fault the service injects into one request (the core's `Fault`, with this line's duration input).
  *
  * @since 0.1.0
  * @category models
  */
-export type Fault =
-  /** Answer with this status and `{"detail": ...}` instead of handling the request. */
-  | {
-    readonly _tag: "Status"
-    readonly status: number
-    readonly detail?: string | undefined
-    readonly headers?: Readonly<Record<string, string>> | undefined
-  }
-  /** Wait this long (on Effect's clock) before handling the request. */
-  | { readonly _tag: "Delay"; readonly duration: Duration.Input }
-  /** Close the connection without answering. */
-  | { readonly _tag: "Drop" }
-  /** Answer, then close the connection after `afterEvents` stream events (or half of a JSON body). */
-  | { readonly _tag: "DropMidStream"; readonly afterEvents: number }
-  /** Answer, then end the body cleanly after `afterEvents` stream events (or half of a JSON body). */
-  | { readonly _tag: "CutStream"; readonly afterEvents: number }
-  /**
-   * Handle the request (its work is done: a run or an assistant is created), then wait `delay` before
-   * answering and answer `status` instead, as a gateway that times out or fails after the service acted.
-   */
-  | {
-    readonly _tag: "AfterHandling"
-    readonly delay?: Duration.Input | undefined
-    readonly status?: number | undefined
-    readonly detail?: string | undefined
-  }
+export type Fault = FaultPlans.Fault<Duration.Input>
 
 /**
  * @since 0.1.0
@@ -93,18 +68,13 @@ export const afterHandling = (
 ): Fault => ({ _tag: "AfterHandling", ...options })
 
 /**
- * The request a fault plan is asked about.
+ * The request a fault plan is asked about: its method, path without the query, and how many requests the
+ * service saw before it.
  *
  * @since 0.1.0
  * @category models
  */
-export interface FaultRequest {
-  readonly method: string
-  /** The path without the query, such as `/studio/v1/chat/completions`. */
-  readonly path: string
-  /** How many requests the service saw before this one. */
-  readonly index: number
-}
+export type FaultRequest = FaultPlans.FaultRequest
 
 /**
  * Which faults to inject: a list read in order (request `i` gets entry `i`; `undefined` or `null` for
@@ -114,9 +84,7 @@ export interface FaultRequest {
  * @since 0.1.0
  * @category models
  */
-export type FaultPlan =
-  | ReadonlyArray<Fault | ReadonlyArray<Fault> | null | undefined>
-  | ((request: FaultRequest) => Fault | ReadonlyArray<Fault> | null | undefined)
+export type FaultPlan = FaultPlans.FaultPlan<Duration.Input>
 
 /**
  * A plan that injects one of `faults` into a request with the given probability, decided by a seeded
@@ -125,19 +93,11 @@ export type FaultPlan =
  * @since 0.1.0
  * @category constructors
  */
-export const random = (options: {
+export const random: (options: {
   readonly probability: number
   readonly faults: ReadonlyArray<Fault>
   readonly seed?: number | undefined
-}): FaultPlan => {
-  const next = generator(options.seed ?? 0)
-  return () => {
-    const roll = next()
-    const pick = next()
-    if (roll >= options.probability || options.faults.length === 0) return undefined
-    return options.faults[Math.floor(pick * options.faults.length)]
-  }
-}
+}) => FaultPlan = FaultPlans.randomPlan
 
 /**
  * Rate limiting: at most `limit` requests per API key in each fixed `window` (one minute unless given);
@@ -151,13 +111,14 @@ export interface RateLimitOptions {
   readonly window?: Duration.Input | undefined
 }
 
-/** The faults a plan gives a request. */
-export const faultsFor = (plan: FaultPlan | undefined, request: FaultRequest): ReadonlyArray<Fault> => {
-  if (plan === undefined) return []
-  const entry = typeof plan === "function" ? plan(request) : plan[request.index]
-  if (entry === undefined || entry === null) return []
-  return Array.isArray(entry) ? entry as ReadonlyArray<Fault> : [entry as Fault]
-}
+/**
+ * The faults a plan gives a request.
+ *
+ * @since 0.1.0
+ * @category plans
+ */
+export const faultsFor: (plan: FaultPlan | undefined, request: FaultRequest) => ReadonlyArray<Fault> =
+  FaultPlans.faultsFor
 
 /** The connection was closed on purpose, before or during the answer. */
 export class ConnectionDropped extends Data.TaggedError("ConnectionDropped")<{}> {}

@@ -16,7 +16,7 @@ import type * as Scope from "effect/Scope"
 import { loadWithPeer } from "studio-effect-core/module/optionalPeer"
 import * as StudioClient from "../StudioClient.js"
 import { type App, make as makeApp, type ReferenceOptions } from "./app.js"
-import { fromApp } from "./inMemory.js"
+import * as Embedded from "./embedded.js"
 import type { Listening, ListenOptions } from "./listening.js"
 
 export {
@@ -76,7 +76,7 @@ export type { RunConfiguration, RunFailure } from "studio-effect-core/reference/
  * @since 0.1.0
  * @category constants
  */
-export const defaultApiKey = "reference-key"
+export const defaultApiKey = Embedded.apiKey
 
 /**
  * The service as an `HttpEffect`, with its own (empty) stores of runs and assistants, built in the scope.
@@ -95,8 +95,7 @@ export const app = (options: ReferenceOptions = {}): Effect.Effect<App, never, S
  * @since 0.1.0
  * @category layers
  */
-export const layer = (options: ReferenceOptions = {}): Layer.Layer<HttpClient.HttpClient> =>
-  Layer.effect(HttpClient.HttpClient, Effect.map(makeApp(options), fromApp))
+export const layer = (options: ReferenceOptions = {}): Layer.Layer<HttpClient.HttpClient> => Embedded.transport(options)
 
 /**
  * A ready `StudioClient` over a fresh in-memory reference service: the client's options (retries,
@@ -111,7 +110,7 @@ export const layerClient = (
   StudioClient.layer({
     apiKey: Redacted.make(options.apiKeys?.[0] ?? defaultApiKey),
     ...options.client,
-    baseUrl: "http://localhost"
+    baseUrl: Embedded.baseUrl
   }).pipe(Layer.orDie, Layer.provide(layer(options)))
 
 /**

@@ -8,7 +8,6 @@ import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
 import * as HttpClient from "@effect/platform/HttpClient"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import { redactUrl } from "studio-effect-core/url/redactUrl"
 
 /** The transport, with `fetch` told not to follow redirects (other `RequestInit` options are kept). */
 export const withoutRedirects = (client: HttpClient.HttpClient): HttpClient.HttpClient =>
@@ -21,13 +20,3 @@ export const withoutRedirects = (client: HttpClient.HttpClient): HttpClient.Http
           redirect: "manual"
         }))
   )
-
-/** Whether a status is a redirect (or `fetch`'s opaque redirect, status 0 in a browser). */
-export const isRedirect = (status: number): boolean => (status >= 300 && status < 400) || status === 0
-
-/** What a redirect's `ApiError` says: where it pointed (the message adds what to do). */
-export const redirectDetail = (status: number, location: string | undefined): string =>
-  `Redirect to ${
-    location === undefined ? "(no Location)" : redactUrl(location)
-  } not followed (a ${status} is never followed, so the API key ` +
-  "is never sent to another address)"

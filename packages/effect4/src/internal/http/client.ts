@@ -26,17 +26,22 @@ import * as Tracer from "effect/Tracer"
 import { redactAttributes as withoutSecrets } from "studio-effect-core/secrets/redactSecrets"
 import { defaultMaxEventSize } from "studio-effect-core/sse/SseParser"
 import { type RateLimitFigures, rateLimitOf } from "studio-effect-core/wire/rateLimit"
-import { ChatCompletion } from "../../ChatSchema.js"
-import { AuthError, DecodeError, type RequestError, type StudioError, TimeoutError } from "../../StudioError.js"
-import type { ToolCallError } from "../operation/toolLoop.js"
-import { decodeCompletion } from "../schema/completion.js"
+import { requestIdOf } from "studio-effect-core/wire/responseErrors"
+import {
+  AuthError,
+  DecodeError,
+  type RequestError,
+  type StudioError,
+  TimeoutError,
+  type ToolCallError
+} from "../../StudioError.js"
 import { decodeReason } from "../schema/issues.js"
 import { withIdleTimeout } from "../stream/idle.js"
 import { type EventError, eventsOf } from "../stream/sse.js"
 import { defaultMaxResponseSize, readBody, readErrorBody } from "./body.js"
 import * as Deadlines from "./deadlines.js"
 import { withoutRedirects } from "./redirect.js"
-import { fromResponse, requestIdOf } from "./responseError.js"
+import { fromResponse } from "./responseError.js"
 import { retrySchedule, serviceCannotHaveActed } from "./retry.js"
 import { scrub, secretsOf, withCredentials, withRedactedHeaders } from "./scrub.js"
 import { transportError } from "./transportError.js"
@@ -94,6 +99,8 @@ export interface JsonRequest<A, I> {
   /** A body sent as it is (a multipart form), instead of a JSON body. */
   readonly raw?: RawBody | undefined
   readonly response: Schema.Codec<A, I>
+  /** The decoder of the answer, made once by its operation; one from `response` when not given. */
+  readonly decode?: ResponseDecoder<A> | undefined
   /**
    * A create the service bills or stores: retried only where the service cannot have acted, unless the
    * call's settings say `retryCreates`.
@@ -126,49 +133,6 @@ export interface StreamRequest {
   readonly body: unknown
 }
 
-/** The client's interface. */
-export interface Service {
-  /** The transport with base URL, auth, `User-Agent` and headers applied; no retries, no status mapping. */
-  readonly httpClient: HttpClient.HttpClient
-  readonly baseUrl: string
-  /** Sends a request (retrying what may succeed on a retry) and decodes its JSON answer. */
-  readonly json: <A, I>(request: JsonRequest<A, I>) => Effect.Effect<A, RequestError>
-  /** `json`, with the status, headers, request id and rate-limit figures of the answer. */
-  readonly jsonWithResponse: <A, I>(request: JsonRequest<A, I>) => Effect.Effect<WithResponse<A>, RequestError>
-  /**
-   * Sends a request and streams the `data` of each server-sent event of its body, each turned by `parse`
-   * into an output (or the `EventError` that ends the stream), until `[DONE]`. Connecting is retried; once
-   * the body has started, a failure ends the stream with an error, and a pause longer than the idle timeout
-   * fails it with `TimeoutError`. Events are bounded by `maxEventSize`; the body is released right after
-   * `[DONE]`.
-   */
-  readonly events: <A>(
-    request: StreamRequest,
-    parse: (data: string) => A | EventError<RequestError>
-  ) => Stream.Stream<A, RequestError>
-  /**
-   * `events` connected in the scope: connects (retrying as `events` does), then gives the stream of the
-   * answer's events, which reads the body while the scope is open. The operations run a whole stream in
-   * one scope this way.
-   */
-  readonly openEvents: <A>(
-    request: StreamRequest,
-    parse: (data: string) => A | EventError<RequestError>
-  ) => Effect.Effect<Stream.Stream<A, RequestError>, RequestError, Scope.Scope>
-  /**
-   * The error with the API key, and every tool credential value in `body` (a request's body), replaced in
-   * everything it carries. `json` and `events` already do this; it is for errors made from what a call
-   * returned (a failed run's message may quote a tool's header).
-   */
-  readonly redact: <E extends StudioError | ToolCallError>(error: E, body?: unknown) => E
-  /**
-   * Span attributes with the API key, and every tool credential value in `body`, replaced in their
-   * values: a server may copy the key into an answer's `id`, and no value from a server reaches a span
-   * before it is checked here.
-   */
-  readonly redactAttributes: <A extends Readonly<Record<string, unknown>>>(attributes: A, body?: unknown) => A
-}
-
 /** The settings of one call, resolved from the layer's options and the region's `RequestOptions`. */
 export interface Settings {
   readonly maxRetries: number
@@ -187,19 +151,12 @@ export interface ClientConfig {
   readonly settings: Effect.Effect<Settings>
 }
 
-type Decoder<A> = (input: unknown) => Result.Result<A, SchemaIssue.Issue>
+/** A decoder of an answer's JSON; synchronous, so no effect is built per answer. */
+export type ResponseDecoder<A> = (input: unknown) => Result.Result<A, SchemaIssue.Issue>
 
-/** The decoders of response schemas; a schema with a decoder of its own checked equal to it starts here. */
-const decoders = new WeakMap<Schema.Top, Decoder<any>>([[ChatCompletion, decodeCompletion]])
-
-/** The decoder of a response schema, made once per schema; synchronous, so no effect is built per answer. */
-const decoderOf = <A, I>(schema: Schema.Codec<A, I>): Decoder<A> => {
-  const known = decoders.get(schema)
-  if (known !== undefined) return known
-  const decoder: Decoder<A> = SchemaParser.decodeUnknownResult(schema)
-  decoders.set(schema, decoder)
-  return decoder
-}
+/** The decoder of a response schema, for a request whose operation brings none of its own. */
+export const responseDecoder = <A, I>(schema: Schema.Codec<A, I>): ResponseDecoder<A> =>
+  SchemaParser.decodeUnknownResult(schema)
 
 /**
  * The trace context of the current span (the operation's `studio.<name>`), as the platform's own span
@@ -238,7 +195,7 @@ const withoutPlatformSpan = (client: HttpClient.HttpClient): HttpClient.HttpClie
   HttpClient.transform(client, (effect) => Effect.provideService(effect, HttpClient.TracerDisabledWhen, constTrue))
 
 /** The client service over `transport`. */
-export const makeService = (config: ClientConfig, transport: HttpClient.HttpClient): Service => {
+export const makeService = (config: ClientConfig, transport: HttpClient.HttpClient) => {
   const { baseUrl, options } = config
   const apiKey = options.apiKey
   const maxResponseSize = options.maxResponseSize ?? defaultMaxResponseSize
@@ -355,10 +312,10 @@ export const makeService = (config: ClientConfig, transport: HttpClient.HttpClie
       return Effect.retry(again, retrySchedule(maxRetries, retryable))
     })
 
-  const decodeBody = <A, I>(
+  const decodeBody = <A>(
     operation: string,
     response: HttpClientResponse.HttpClientResponse,
-    schema: Schema.Codec<A, I>
+    decode: ResponseDecoder<A>
   ) =>
     Effect.flatMap(
       Effect.catchTag(
@@ -383,7 +340,7 @@ export const makeService = (config: ClientConfig, transport: HttpClient.HttpClie
         } catch {
           return Effect.fail(decodeError("the body is not JSON"))
         }
-        const decoded = decoderOf(schema)(json)
+        const decoded = decode(json)
         return Result.isSuccess(decoded)
           ? Effect.succeed(decoded.success)
           : Effect.fail(decodeError(decodeReason(decoded.failure)))
@@ -403,13 +360,13 @@ export const makeService = (config: ClientConfig, transport: HttpClient.HttpClie
       const httpRequest = buildRequest(request.method, request.path, request.body, settings.headers, {
         raw: request.raw
       })
+      const decode = request.decode ?? responseDecoder(request.response)
       const attempt = withAttemptTimeout(
         httpRequest,
         settings.timeout,
         Effect.flatMap(
           send(request.operation, httpRequest),
-          (response) =>
-            Effect.map(decodeBody(request.operation, response, request.response), (value) => answer(response, value))
+          (response) => Effect.map(decodeBody(request.operation, response, decode), (value) => answer(response, value))
         )
       )
       const retryable = request.creates === true && !settings.retryCreates ? serviceCannotHaveActed : undefined
@@ -464,11 +421,6 @@ export const makeService = (config: ClientConfig, transport: HttpClient.HttpClie
     }).pipe(Effect.mapError(scrubbed))
   }
 
-  const events = <A>(
-    request: StreamRequest,
-    parse: (data: string) => A | EventError<RequestError>
-  ): Stream.Stream<A, RequestError> => Stream.unwrap(openEvents(request, parse))
-
   const redact = <E extends StudioError | ToolCallError>(error: E, body?: unknown): E =>
     scrub(error, secretsOf(apiKey, body))
 
@@ -488,5 +440,5 @@ export const makeService = (config: ClientConfig, transport: HttpClient.HttpClie
   const redactAttributes = <A extends Readonly<Record<string, unknown>>>(attributes: A, body?: unknown): A =>
     withoutSecrets(attributes, secretsWith(body))
 
-  return { httpClient, baseUrl, json, jsonWithResponse, events, openEvents, redact, redactAttributes }
+  return { baseUrl, json, jsonWithResponse, openEvents, redact, redactAttributes }
 }

@@ -1,6 +1,9 @@
 /**
- * Mapping a non-200 answer of the service to the error of its status, keeping the service's `detail`.
+ * A non-200 answer of the service as the error class of its status: the core's status → error rules decide
+ * which error and what it carries; this module builds this line's class.
  */
+import * as Duration from "effect/Duration"
+import { describeResponseError } from "studio-effect-core/wire/responseErrors"
 import {
   ApiError,
   AuthError,
@@ -10,38 +13,10 @@ import {
   ValidationError,
   ValidationIssue
 } from "../../StudioError.js"
-import { formatPath } from "../schema/issues.js"
-import { isRedirect, redirectDetail } from "./redirect.js"
-import { parseRetryAfter } from "./retry.js"
 
-/** The request id the service sent, under either of its usual names. */
-export const requestIdOf = (headers: Readonly<Record<string, string | undefined>>): string | undefined =>
-  headers["request-id"] ?? headers["x-request-id"]
-
-const parseJson = (text: string): unknown => {
-  try {
-    return JSON.parse(text)
-  } catch {
-    return undefined
-  }
-}
-
-const detailText = (detail: unknown, fallback: string): string =>
-  typeof detail === "string" ? detail : detail === undefined ? fallback : JSON.stringify(detail)
-
-/** FastAPI's `[{loc, msg, type}]` as path-addressed issues; `loc` starts with where the value was (`body`). */
-const fastApiIssues = (detail: unknown): Array<ValidationIssue> | undefined => {
-  if (!Array.isArray(detail)) return undefined
-  const issues: Array<ValidationIssue> = []
-  for (const entry of detail) {
-    if (typeof entry !== "object" || entry === null) return undefined
-    const { loc, msg } = entry as { loc?: unknown; msg?: unknown }
-    const path = Array.isArray(loc) ? loc.filter((x) => typeof x === "string" || typeof x === "number") : []
-    const relative = path[0] === "body" || path[0] === "path" || path[0] === "query" ? path.slice(1) : path
-    issues.push(new ValidationIssue({ path: formatPath(relative), message: typeof msg === "string" ? msg : "invalid" }))
-  }
-  return issues
-}
+/** The delay the service asked for, as the error carries it. */
+const retryAfterOf = (millis: number | undefined): { readonly retryAfter?: Duration.Duration } =>
+  millis === undefined ? {} : { retryAfter: Duration.millis(millis) }
 
 /** The error for a non-200 answer, from its status, headers and body text. */
 export const fromResponse = (input: {
@@ -55,54 +30,32 @@ export const fromResponse = (input: {
   readonly body: string
   readonly now: number
 }): RequestError => {
-  const { body, headers, operation, status } = input
-  const requestId = requestIdOf(headers)
-  const json = parseJson(body)
-  const detail = typeof json === "object" && json !== null && "detail" in json
-    ? (json as { detail: unknown }).detail
-    : undefined
-  const optionalId = requestId === undefined ? {} : { requestId }
-  switch (status) {
-    case 400:
-    case 422: {
-      const issues = fastApiIssues(detail) ??
-        [new ValidationIssue({ path: "(root)", message: detailText(detail, body || "invalid request") })]
-      return new ValidationError({ operation, source: "service", issues, status, ...optionalId })
+  const described = describeResponseError(input)
+  switch (described._tag) {
+    case "ValidationError": {
+      const { _tag, issues, ...rest } = described
+      const classed = issues.map((issue) => new ValidationIssue(issue))
+      return new ValidationError({ operation: input.operation, source: "service", issues: classed, ...rest })
     }
-    case 401:
-    case 403:
-      return new AuthError({ status, detail: detailText(detail, "Forbidden."), ...optionalId })
-    case 404:
-      return new NotFound({
-        detail: detailText(detail, "Not Found"),
-        ...optionalId,
-        ...(input.method === undefined ? {} : { method: input.method }),
-        ...(input.url === undefined ? {} : { url: input.url })
-      })
-    case 429: {
-      const retryAfter = parseRetryAfter(headers, input.now)
+    case "AuthError": {
+      const { _tag, ...rest } = described
+      return new AuthError(rest)
+    }
+    case "NotFound": {
+      const { _tag, ...rest } = described
+      return new NotFound(rest)
+    }
+    case "RateLimit": {
+      const { detail, requestId, retryAfterMillis } = described
       return new RateLimit({
-        detail: detailText(detail, "Too many requests."),
-        ...(retryAfter === undefined ? {} : { retryAfter }),
-        ...optionalId
+        detail,
+        ...retryAfterOf(retryAfterMillis),
+        ...(requestId === undefined ? {} : { requestId })
       })
     }
-    default:
-      if (isRedirect(status)) {
-        return new ApiError({
-          status,
-          detail: redirectDetail(status, headers["location"]),
-          body,
-          ...optionalId
-        })
-      }
-      const retryAfter = parseRetryAfter(headers, input.now)
-      return new ApiError({
-        status,
-        body,
-        ...(detail === undefined ? {} : { detail }),
-        ...optionalId,
-        ...(retryAfter === undefined ? {} : { retryAfter })
-      })
+    case "ApiError": {
+      const { _tag, retryAfterMillis, ...rest } = described
+      return new ApiError({ ...rest, ...retryAfterOf(retryAfterMillis) })
+    }
   }
 }

@@ -10,8 +10,7 @@ import * as HttpClient from "effect/http/HttpClient"
 import * as Redacted from "effect/Redacted"
 import { redactText } from "studio-effect-core/secrets/redactSecrets"
 import { isWellFormed } from "studio-effect-core/text/wellFormed"
-import type { StudioError } from "../../StudioError.js"
-import type { ToolCallError } from "../operation/toolLoop.js"
+import type { StudioError, ToolCallError } from "../../StudioError.js"
 
 /**
  * Values shorter than this are not searched for: they would match ordinary text (a header value `1` would

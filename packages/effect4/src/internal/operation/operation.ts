@@ -1,21 +1,27 @@
 /**
- * The operations of the service, each stated once: its name, method, path, the schema its input is checked
- * against, the schema of its answer and its span attributes. `json` and `stream` make the call from that
- * statement: check the input (a broken rule fails with `ValidationError` and nothing is sent), send the
- * request through the client service, decode the answer, all in the span `studio.<name>`.
+ * The operations of the service: each is its row of the core's endpoint table (name, method, path, whether
+ * it creates, span attributes) with the check of its input (its schema and fast path) and the decoder of its
+ * answer. `json` and `stream` make the call from that descriptor: check the input (a broken rule fails with
+ * `ValidationError` and nothing is sent), send the request through the client service, decode the answer,
+ * all in the span `studio.<name>`.
  */
 import * as Effect from "effect/Effect"
 import type * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
-import { StudioClient } from "../../StudioClient.js"
+import type { Accept } from "studio-effect-core/validate/accept"
+import { type Endpoint, endpointPath } from "studio-effect-core/wire/endpoints"
+import { type Service, StudioClient } from "../../StudioClient.js"
 import type { RequestError, ValidationError } from "../../StudioError.js"
-import type { JsonRequest, RawBody, Service, WithResponse } from "../http/client.js"
-import { pathSegment, validateRequest } from "../schema/validate.js"
+import {
+  type JsonRequest,
+  type RawBody,
+  type ResponseDecoder,
+  responseDecoder,
+  type WithResponse
+} from "../http/client.js"
+import { pathSegment, requestValidator } from "../schema/validate.js"
 import type { EventError } from "../stream/sse.js"
 import { spanOptions } from "./telemetry.js"
-
-/** Attributes of a span. */
-export type Attributes = Readonly<Record<string, unknown>>
 
 /** Checks the input of a call, naming the operation in its error. */
 export type Check<In, Valid> = (operation: string, input: In) => Effect.Effect<Valid, ValidationError>
@@ -29,9 +35,11 @@ export type ValidOf<C> = C extends Check<any, infer Valid> ? Valid : never
 /** A schema of a request, decoded without services. */
 type RequestSchema = Schema.Top & { readonly DecodingServices: never }
 
-/** An input checked against a request schema. */
-export const checkRequest = <S extends RequestSchema>(schema: S): Check<unknown, S["Type"]> => (operation, input) =>
-  validateRequest(operation, schema, input)
+/** An input checked against a request schema, a usual one by the schema's fast path `accept`. */
+export const checkRequest = <S extends RequestSchema>(
+  schema: S,
+  accept?: Accept<S["Type"]>
+): Check<unknown, S["Type"]> => requestValidator(schema, accept)
 
 /** An identifier that goes into the path: as given (for spans) and as its encoded path segment. */
 export interface PathId {
@@ -46,34 +54,37 @@ export const checkId = (field: string): Check<string, PathId> => (operation, id)
 /** An identifier and a request: the request is checked first, then the identifier. */
 export const checkIdAndRequest = <S extends RequestSchema>(
   field: string,
-  schema: S
-): Check<{ readonly id: string; readonly request: unknown }, PathId & { readonly request: S["Type"] }> =>
-(operation, input) =>
-  Effect.flatMap(
-    validateRequest(operation, schema, input.request),
-    (request) => Effect.map(pathSegment(operation, field, input.id), (segment) => ({ id: input.id, segment, request }))
-  )
+  schema: S,
+  accept?: Accept<S["Type"]>
+): Check<{ readonly id: string; readonly request: unknown }, PathId & { readonly request: S["Type"] }> => {
+  const validate = requestValidator(schema, accept)
+  return (operation, input) =>
+    Effect.flatMap(
+      validate(operation, input.request),
+      (request) =>
+        Effect.map(pathSegment(operation, field, input.id), (segment) => ({ id: input.id, segment, request }))
+    )
+}
 
 /** An operation whose answer is one JSON value. */
 export interface JsonOperation<C extends Check<any, any>, A, I> {
-  /** The operation's name: in errors, and in its span `studio.<name>`. */
-  readonly name: string
-  readonly method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE"
+  /** Its row of the endpoint table; the path's `{id}` is the checked input's `segment`. */
+  readonly endpoint: Endpoint<ValidOf<C>, A>
   readonly check: C
-  /** The path after the base URL, URL-encoded. */
-  readonly path: (valid: ValidOf<C>) => string
+  /** The path after the base URL, URL-encoded, when it is not the row's (another row's form, a query). */
+  readonly path?: ((valid: ValidOf<C>) => string) | undefined
   /** The JSON body; none when not given. */
   readonly body?: ((valid: ValidOf<C>) => unknown) | undefined
   /** A body sent as it is (a multipart form) instead of a JSON body. */
   readonly raw?: ((valid: ValidOf<C>) => RawBody) | undefined
   readonly response: Schema.Codec<A, I>
-  /** The span's attributes from the checked input, which never hold secrets or message text. */
-  readonly attributes: (valid: ValidOf<C>) => Attributes
-  /** Attributes added to the span from the answer. */
-  readonly responseAttributes?: ((response: A) => Attributes) | undefined
-  /** A create the service bills or stores: retried only where the service cannot have acted. */
-  readonly creates?: boolean | undefined
+  /** A decoder of the answer faster than the schema's, to the same value; the schema's when not given. */
+  readonly decode?: ResponseDecoder<A> | undefined
 }
+
+/** The path of an endpoint for a checked input: its `segment` (an identifier's) fills the template. */
+const pathOf = (endpoint: { readonly path: string }, valid: unknown): string =>
+  endpointPath(endpoint, (valid as Partial<PathId> | undefined)?.segment)
 
 /** The call of a JSON operation, and its variant that gives the answer's metadata with the value. */
 export interface JsonCall<In, A> {
@@ -85,7 +96,9 @@ export interface JsonCall<In, A> {
 export const json = <C extends Check<any, any>, A, I>(
   operation: JsonOperation<C, A, I>
 ): JsonCall<InputOf<C>, A> => {
-  const { body, check, creates, method, name, path, raw, response, responseAttributes } = operation
+  const { body, check, endpoint, path, raw, response } = operation
+  const { creates, method, name, responseAttributes } = endpoint
+  const decode = operation.decode ?? responseDecoder(response)
   const spanName = `studio.${name}`
   const callWith = <B>(
     send: (client: Service, request: JsonRequest<A, I>) => Effect.Effect<B, RequestError>,
@@ -100,10 +113,11 @@ export const json = <C extends Check<any, any>, A, I>(
           const call = send(client, {
             operation: name,
             method,
-            path: path(valid),
+            path: path === undefined ? pathOf(endpoint, valid) : path(valid),
             body: sent,
             raw: raw === undefined ? undefined : raw(valid),
             response,
+            decode,
             creates
           })
           // an id in the attributes may come from an answer (a run polled after `create`): every value is
@@ -114,7 +128,7 @@ export const json = <C extends Check<any, any>, A, I>(
               (answer) => Effect.annotateCurrentSpan(client.redactAttributes(responseAttributes(valueOf(answer)), sent))
             ),
             spanName,
-            spanOptions(client.redactAttributes(operation.attributes(valid), sent))
+            spanOptions(client.redactAttributes(endpoint.attributes(valid), sent))
           )
         })
     )
@@ -126,20 +140,19 @@ export const json = <C extends Check<any, any>, A, I>(
 
 /** An operation whose answer is a stream of server-sent events, sent with `POST`. */
 export interface StreamOperation<C extends Check<any, any>, A> {
-  readonly name: string
+  readonly endpoint: Endpoint<ValidOf<C>, never>
   readonly check: C
-  readonly path: (valid: ValidOf<C>) => string
   readonly body: (valid: ValidOf<C>) => unknown
   /** One event's `data` as an output, or the error that ends the stream. */
   readonly parse: (data: string) => A | EventError<RequestError>
-  readonly attributes: (valid: ValidOf<C>) => Attributes
 }
 
 /** The call of a streamed operation. */
 export const stream = <C extends Check<any, any>, A>(
   operation: StreamOperation<C, A>
 ): (input: InputOf<C>) => Stream.Stream<A, RequestError, StudioClient> => {
-  const { body, check, name, parse, path } = operation
+  const { body, check, endpoint, parse } = operation
+  const { name } = endpoint
   const spanName = `studio.${name}`
   return (input) =>
     Stream.unwrap(Effect.gen(function*() {
@@ -150,10 +163,10 @@ export const stream = <C extends Check<any, any>, A>(
       const sent = body(valid)
       const span = yield* Effect.makeSpanScoped(
         spanName,
-        spanOptions(client.redactAttributes(operation.attributes(valid), sent))
+        spanOptions(client.redactAttributes(endpoint.attributes(valid), sent))
       )
       return yield* Effect.withParentSpan(
-        client.openEvents({ operation: name, path: path(valid), body: sent }, parse),
+        client.openEvents({ operation: name, path: pathOf(endpoint, valid), body: sent }, parse),
         span,
         { captureStackTrace: false }
       )

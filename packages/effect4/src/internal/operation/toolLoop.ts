@@ -3,11 +3,9 @@
  * the answers back, and repeat until an answer without tool calls or the round limit.
  */
 import * as Effect from "effect/Effect"
-import * as Schema from "effect/Schema"
 import type { ChatCompletion, ChatRequest, ToolCall } from "../../ChatSchema.js"
 import { StudioClient } from "../../StudioClient.js"
-import { type RequestError, ValidationError, ValidationIssue } from "../../StudioError.js"
-import { showValue } from "../schema/issues.js"
+import { type RequestError, ToolCallError, ValidationError, ValidationIssue } from "../../StudioError.js"
 import { spanOptions } from "./telemetry.js"
 
 /** A message of a chat request, as it is sent. */
@@ -47,26 +45,6 @@ export interface ToolLoopResult {
 
 /** Longest rendering of a call's arguments that an error carries. */
 const maxArgumentsShown = 200
-
-/**
- * A tool call the loop cannot run: its `arguments` are not JSON (`InvalidArguments`), or no handler has
- * its function name (`UnknownTool`). The loop stops with it; nothing of that round is sent back.
- */
-export class ToolCallError extends Schema.TaggedError<ToolCallError>()("ToolCallError", {
-  reason: Schema.Literals(["InvalidArguments", "UnknownTool"]),
-  toolName: Schema.String,
-  toolCallId: Schema.String,
-  arguments: Schema.String,
-  round: Schema.Number
-}) {
-  override get message(): string {
-    return this.reason === "UnknownTool"
-      ? `The model called ${showValue(this.toolName)} (call ${this.toolCallId}, round ${this.round}), ` +
-        "which no handler answers: give runTools a handler for every tool of the request"
-      : `The arguments of the call ${this.toolCallId} to ${showValue(this.toolName)} (round ${this.round}) ` +
-        `are not JSON: ${showValue(this.arguments)}`
-  }
-}
 
 const defaultMaxRounds = 8
 const limitRounds = 100

@@ -7,70 +7,23 @@ import * as Schema from "effect/Schema"
 import * as AST from "effect/SchemaAST"
 import * as SchemaIssue from "effect/SchemaIssue"
 import * as SchemaParser from "effect/SchemaParser"
-import * as CodePoints from "studio-effect-core/text/codePoints"
+import {
+  decodeReason as reasonOf,
+  type Issue,
+  type IssueType,
+  type LocatedIssue,
+  pathIssues,
+  showValue,
+  uniqueIssues,
+  valueAt
+} from "studio-effect-core/validate/issues"
 
-/** One problem with a request: where it is (`messages[2].tool_call_id`) and what to do about it. */
-export interface Issue {
-  readonly path: string
-  readonly message: string
-}
-
-/**
- * What kind of problem an issue is, in pydantic's words: a required field is `missing`, a value of the
- * wrong kind is `string_type`, `list_type`, ..., a value outside the allowed ones `literal_error`, and a
- * broken rule `value_error`.
- */
-export type IssueType =
-  | "missing"
-  | "extra_forbidden"
-  | "string_type"
-  | "float_type"
-  | "bool_type"
-  | "list_type"
-  | "dict_type"
-  | "literal_error"
-  | "union_type"
-  | "value_error"
-
-/** One problem with its path as segments (`["messages", 2, "tool_call_id"]`) and its kind. */
-export interface LocatedIssue {
-  readonly loc: ReadonlyArray<string | number>
-  readonly message: string
-  readonly type: IssueType
-}
+export type { Issue }
 
 /** A rule broken at `path` (relative to the value checked), with what to do about it. */
 export interface PathIssue {
   readonly path: ReadonlyArray<PropertyKey>
   readonly issue: string
-}
-
-/** Renders `["messages", 2, "tool_call_id"]` as `messages[2].tool_call_id`; the root is `(root)`. */
-export const formatPath = (path: ReadonlyArray<PropertyKey>): string => {
-  let out = ""
-  for (const segment of path) {
-    if (typeof segment === "number") out += `[${segment}]`
-    else out += out === "" ? String(segment) : `.${String(segment)}`
-  }
-  return out === "" ? "(root)" : out
-}
-
-/** Longest rendering of a caller's value inside a message: a 64K stop sequence must not fill the log. */
-const maxShownLength = 60
-
-/** Arrays and objects are named, never echoed: a 10,000-item array must not come back in the answer. */
-const render = (value: unknown): string => {
-  if (typeof value === "string") return JSON.stringify(value)
-  if (typeof value === "function") return "a function"
-  if (Array.isArray(value)) return value.length === 0 ? "an empty array" : `an array of ${value.length} items`
-  if (typeof value === "object" && value !== null) return "an object"
-  return String(value)
-}
-
-/** A value as a message shows it: a scalar as JSON, cut short when long; an array or object by its kind. */
-export const showValue = (value: unknown): string => {
-  const text = render(value)
-  return CodePoints.clip(text, maxShownLength)
 }
 
 /** `, got <value>` when the decoder reported the value (the `reportInput` parse option), else nothing. */
@@ -285,24 +238,10 @@ const leaves = (
 }
 
 /** Every issue of a decoding failure, each with its path and a message a person can act on, de-duplicated. */
-export const fromSchemaIssue = (issue: SchemaIssue.Issue): ReadonlyArray<Issue> =>
-  locatedIssues(issue).map(({ loc, message }) => ({ path: formatPath(loc), message }))
+export const fromSchemaIssue = (issue: SchemaIssue.Issue): ReadonlyArray<Issue> => pathIssues(locatedIssues(issue))
 
-/** At most this many issues are named in the reason of a `DecodeError`. */
-const maxReasonIssues = 8
-
-/**
- * The reason of a `DecodeError` for an answer that does not match its schema: its issues as `path: message`,
- * at most `maxReasonIssues` of them. Built by this module's walk, which is bounded in depth and shows a
- * value only by its kind: Effect's own formatter renders the whole value, and a value nested a few
- * thousand levels deep overflows the stack there.
- */
-export const decodeReason = (issue: SchemaIssue.Issue): string => {
-  const issues = fromSchemaIssue(issue)
-  const shown = issues.slice(0, maxReasonIssues).map(({ message, path }) => `${path}: ${message}`)
-  const more = issues.length - shown.length
-  return `the answer does not match the interface (${shown.join("; ")}${more > 0 ? `; and ${more} more` : ""})`
-}
+/** The reason of a `DecodeError` (see the core's `decodeReason`), from this module's bounded walk. */
+export const decodeReason = (issue: SchemaIssue.Issue): string => reasonOf(fromSchemaIssue(issue))
 
 /**
  * Every issue of a decoding failure with its path as segments and its kind, one per problem: the same
@@ -312,22 +251,7 @@ export const decodeReason = (issue: SchemaIssue.Issue): string => {
 export const locatedIssues = (issue: SchemaIssue.Issue): ReadonlyArray<LocatedIssue> => {
   const found: Array<LocatedIssue> = []
   leaves(issue, [], found)
-  const seen = new Set<string>()
-  return found.filter((item) => {
-    const key = `${JSON.stringify(item.loc)}\u0000${item.message}`
-    if (seen.has(key)) return false
-    seen.add(key)
-    return true
-  })
-}
-
-const valueAt = (value: unknown, path: ReadonlyArray<PropertyKey>): unknown => {
-  let current = value
-  for (const key of path) {
-    if (typeof current !== "object" || current === null) return undefined
-    current = (current as Record<PropertyKey, unknown>)[key]
-  }
-  return current
+  return uniqueIssues(found)
 }
 
 /**

@@ -9,12 +9,6 @@ import * as AST from "effect/SchemaAST"
 import * as SchemaParser from "effect/SchemaParser"
 import { loneSurrogateAt } from "studio-effect-core/text/wellFormed"
 import type { Accept } from "studio-effect-core/validate/accept"
-import { acceptAssistantRunRequest, acceptCreateAssistantRequest } from "studio-effect-core/validate/assistantRequests"
-import { acceptChatRequest } from "studio-effect-core/validate/chatRequest"
-import { acceptRunRequest } from "studio-effect-core/validate/runRequest"
-import { AssistantRunRequest, CreateAssistantRequest } from "../../AssistantSchema.js"
-import { ChatRequest } from "../../ChatSchema.js"
-import { RunRequest } from "../../MaestroSchema.js"
 import { ValidationError, ValidationIssue } from "../../StudioError.js"
 import { fromSchemaIssue, type Issue } from "./issues.js"
 
@@ -99,59 +93,62 @@ const openStructs = (ast: AST.AST): AST.AST => {
 /** A request's decoded value, or every issue found with its path. */
 export type RequestDecoder<A> = (input: unknown) => Result.Result<A, ReadonlyArray<Issue>>
 
-const decoders = new WeakMap<Schema.Top, RequestDecoder<unknown>>()
+/** Compiled decoders: compiling a schema costs far more than a decode, and property tests decode often. */
+const compiled = new WeakMap<Schema.Top, RequestDecoder<unknown>>()
 
 /**
- * The decoder of a request schema, made once per schema: it reports every broken rule, and keeps the
+ * The decoder of a request schema, compiled once per schema: it reports every broken rule, and keeps the
  * fields the schema does not list (at any depth), so that fields the service adds later can be sent.
  */
 export const requestDecoder = <S extends Schema.Top & { readonly DecodingServices: never }>(
   schema: S
 ): RequestDecoder<S["Type"]> => {
-  let decoder = decoders.get(schema)
+  let decoder = compiled.get(schema)
   if (decoder === undefined) {
     const open = Schema.make<Schema.Codec<S["Type"], unknown>>(keepUnknownFields(schema.ast))
     const decode = SchemaParser.decodeUnknownResult(open, parseOptions)
     decoder = (input) => Result.mapError(decode(input), fromSchemaIssue)
-    decoders.set(schema, decoder)
+    compiled.set(schema, decoder)
   }
   return decoder
 }
 
-/**
- * The fast paths of the request schemas: each gives the decoded value of a usual request, many times faster
- * than the schema, or `undefined` for the schema to decide (see each module).
- */
-const fastPaths: ReadonlyMap<Schema.Top, Accept<unknown>> = new Map<Schema.Top, Accept<unknown>>([
-  [ChatRequest, acceptChatRequest],
-  [RunRequest, acceptRunRequest],
-  [AssistantRunRequest, acceptAssistantRunRequest],
-  [CreateAssistantRequest, acceptCreateAssistantRequest]
-])
+/** Checks the input of a call against a request schema, naming the operation in its error. */
+export type RequestValidator<A> = (operation: string, input: unknown) => Effect.Effect<A, ValidationError>
 
 /**
- * Decodes `input` with `schema`, reporting every broken rule with its path as one `ValidationError`.
- * Unknown fields are kept, so fields the service adds later can be sent. A usual request is decoded by the
- * schema's fast path, to the same value.
+ * The check of a request schema, made once per operation: a usual request is decoded by `accept`, the
+ * schema's fast path (see each module of the core's `validate/`), to the same value; any other by the
+ * schema, reporting every broken rule with its path as one `ValidationError`. Unknown fields are kept, so
+ * fields the service adds later can be sent.
  */
+export const requestValidator = <S extends Schema.Top & { readonly DecodingServices: never }>(
+  schema: S,
+  accept?: Accept<S["Type"]>
+): RequestValidator<S["Type"]> => {
+  const decode = requestDecoder(schema)
+  return (operation, input) => {
+    const accepted = accept?.(input)
+    if (accepted !== undefined) return Effect.succeed(accepted)
+    const result = decode(input)
+    return Result.isSuccess(result)
+      ? Effect.succeed(result.success)
+      : Effect.fail(
+        new ValidationError({
+          operation,
+          source: "client",
+          issues: result.failure.map((issue) => new ValidationIssue(issue))
+        })
+      )
+  }
+}
+
+/** Decodes `input` with `schema` once, as `requestValidator` does. */
 export const validateRequest = <S extends Schema.Top & { readonly DecodingServices: never }>(
   operation: string,
   schema: S,
   input: unknown
-): Effect.Effect<S["Type"], ValidationError> => {
-  const accepted = fastPaths.get(schema)?.(input)
-  if (accepted !== undefined) return Effect.succeed(accepted as S["Type"])
-  const result = requestDecoder(schema)(input)
-  return Result.isSuccess(result)
-    ? Effect.succeed(result.success)
-    : Effect.fail(
-      new ValidationError({
-        operation,
-        source: "client",
-        issues: result.failure.map((issue) => new ValidationIssue(issue))
-      })
-    )
-}
+): Effect.Effect<S["Type"], ValidationError> => requestValidator(schema)(operation, input)
 
 /**
  * What is wrong with an identifier as a URL path segment, or `undefined`. An empty id, `.` or `..` is

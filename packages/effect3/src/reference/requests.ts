@@ -1,0 +1,153 @@
+/**
+ * How a handler of the reference service reads its request: the caller behind bearer auth and the rate
+ * limit, with its tenant; the body decoded with the SDK's schemas within the limits, as FastAPI's 422s;
+ * the path's parameters.
+ */
+import * as HttpRouter from "@effect/platform/HttpRouter"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import type * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import type * as Schema from "effect/Schema"
+import { budgetSpentDetail } from "studio-effect-core/reference/byteBudget"
+import { isRunModel } from "studio-effect-core/reference/models"
+import { makeRateWindows } from "studio-effect-core/reference/rateWindows"
+import { runModels } from "studio-effect-core/wire/models"
+import { BodyTooLarge, BudgetSpent, readText } from "./body.js"
+import type { RateLimitOptions } from "./faults.js"
+import { type Limits, ShuttingDown, shuttingDownDetail } from "./limits.js"
+import type * as Tenants from "./tenants.js"
+import * as Wire from "./wire.js"
+
+/** A 422 naming the models the service accepts, at `loc`. */
+export const modelIssue = (
+  accepted: ReadonlyArray<string>,
+  loc: ReadonlyArray<string | number>
+): Wire.FastApiIssue => ({
+  loc,
+  msg: `Input should be ${accepted.map((m) => `'${m}'`).join(", ")}`,
+  type: "enum"
+})
+
+/** What a handler may fail with: each becomes an answer (422, 413, 503). */
+export type Refusal = Wire.InvalidBody | BodyTooLarge | BudgetSpent | ShuttingDown
+
+/** A handler of one operation, given the caller's tenant. */
+export type Handler = (tenant: Tenants.Tenant) => Effect.Effect<
+  HttpServerResponse.HttpServerResponse,
+  Refusal,
+  HttpServerRequest.HttpServerRequest | HttpRouter.RouteContext
+>
+
+const bearer = (request: HttpServerRequest.HttpServerRequest): string | undefined => {
+  const header = request.headers["authorization"]
+  const match = header === undefined ? null : /^Bearer\s+(\S+)\s*$/i.exec(header)
+  return match === null ? undefined : match[1]
+}
+
+/** A handler's answer behind auth and the rate limit: every refusal is an answer. */
+export type Answer = Effect.Effect<
+  HttpServerResponse.HttpServerResponse,
+  never,
+  HttpServerRequest.HttpServerRequest | HttpRouter.RouteContext
+>
+
+/** The readers of a request, over the service's limits, keys, tenants and shutdown signal. */
+export const makeRequests = (context: {
+  readonly limits: Limits
+  readonly stopping: Effect.Effect<void>
+  readonly keys: ReadonlySet<string> | undefined
+  readonly rateLimit: RateLimitOptions | undefined
+  readonly tenants: { readonly of: (key: string) => Tenants.Tenant }
+  readonly extraModels: ReadonlyArray<string>
+}) => {
+  const { limits, stopping } = context
+  const rateLimitWindows = context.rateLimit === undefined
+    ? undefined
+    : makeRateWindows(
+      context.rateLimit.limit,
+      Duration.toMillis(context.rateLimit.window ?? Duration.minutes(1))
+    )
+  const acceptedRunModels = [...runModels, ...context.extraModels]
+
+  /**
+   * The request body decoded with a schema: a bad body becomes the 422 FastAPI would send, one nested too
+   * deeply a 422 before any decoding, one over the size limit `BodyTooLarge` (a 413), and one that would
+   * pass the budget of unfinished bodies `BudgetSpent`, or one still arriving when the service stops
+   * `ShuttingDown` (both 503s).
+   */
+  const body = <A, I>(schema: Schema.Schema<A, I>) =>
+    Effect.flatMap(
+      HttpServerRequest.HttpServerRequest,
+      (request) =>
+        readText(request, limits.maxBodyBytes, limits.pending).pipe(
+          Effect.raceFirst(Effect.zipRight(stopping, Effect.fail(new ShuttingDown()))),
+          Effect.catchTag("BodyUnreadable", () => Effect.succeed("\u0000")),
+          Effect.flatMap((text) => {
+            const parsed = Wire.parseJson(text)
+            if (Either.isLeft(parsed)) return Effect.fail(parsed.left)
+            const shape = Wire.shapeOf(parsed.right, limits.maxJsonDepth)
+            if (shape.tooDeep) return Effect.fail(new Wire.InvalidBody([Wire.tooDeepIssue(limits.maxJsonDepth)]))
+            return Wire.decodeBody(schema, parsed.right, shape.values <= Wire.maxValuesForEveryIssue)
+          })
+        )
+    )
+
+  /**
+   * A body whose `models`, when given, names a model the service runs (see `isRunModel`); another is a
+   * 422 at `body.models.0`.
+   */
+  const runBody = <A extends { readonly models?: ReadonlyArray<string> | undefined }, I>(
+    schema: Schema.Schema<A, I>
+  ) =>
+    Effect.filterOrFail(
+      body(schema),
+      (request) => request.models?.[0] === undefined || isRunModel(request.models[0], context.extraModels),
+      () => new Wire.InvalidBody([modelIssue(acceptedRunModels, ["body", "models", 0])])
+    )
+
+  /**
+   * Auth, then the rate limit, then the handler with the caller's tenant; validation failures become
+   * 422s, a body refused while it arrives a 413 or a 503.
+   */
+  const endpoint = (handler: Handler): Answer =>
+    Effect.gen(function*() {
+      const request = yield* HttpServerRequest.HttpServerRequest
+      const key = bearer(request)
+      if (key === undefined || (context.keys !== undefined && !context.keys.has(key))) {
+        return Wire.detail(401, Wire.unauthorizedDetail)
+      }
+      if (rateLimitWindows !== undefined) {
+        const retryAfter = rateLimitWindows(key, yield* Effect.clockWith((clock) => clock.currentTimeMillis))
+        if (retryAfter !== undefined) {
+          return Wire.detail(429, "Too many requests: rate limit exceeded.", { "retry-after": String(retryAfter) })
+        }
+      }
+      return yield* handler(context.tenants.of(key)).pipe(
+        Effect.catchIf(
+          (error): error is Wire.InvalidBody => error instanceof Wire.InvalidBody,
+          (error) => Effect.succeed(Wire.unprocessable(error.issues))
+        ),
+        Effect.catchIf(
+          (error): error is BodyTooLarge => error instanceof BodyTooLarge,
+          (error) => Effect.succeed(limits.tooLarge(error.limit))
+        ),
+        Effect.catchIf(
+          (error): error is BudgetSpent => error instanceof BudgetSpent,
+          (error) => Effect.succeed(limits.unavailable(budgetSpentDetail(error.limit)))
+        ),
+        Effect.catchIf(
+          (error): error is ShuttingDown => error instanceof ShuttingDown,
+          () => Effect.succeed(limits.unavailable(shuttingDownDetail))
+        )
+      )
+    })
+
+  const param = (name: string) => Effect.map(HttpRouter.params, (params) => params[name] ?? "")
+
+  return { body, runBody, endpoint, param }
+}
+
+/** The readers of a request (see `makeRequests`). */
+export type Requests = ReturnType<typeof makeRequests>

@@ -1,0 +1,46 @@
+/**
+ * The reference service's routes: each operation of the endpoint table to its handler, on `@effect/platform`'s
+ * `HttpRouter`; an unknown path is a 404, a known one with another method a 405, a defect a 500.
+ */
+import * as HttpRouter from "@effect/platform/HttpRouter"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import type * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import * as Effect from "effect/Effect"
+import { isDecodablePath } from "studio-effect-core/reference/requestPath"
+import * as Endpoints from "studio-effect-core/wire/endpoints"
+import type { HandledEndpoint, makeHandlers } from "./handlers.js"
+import { type Limits, pathOf } from "./limits.js"
+import * as Wire from "./wire.js"
+
+/**
+ * The service answering the request in context: routed by the endpoint table; a body declared larger than
+ * its limit is refused before anything else, as a proxy in front would; a path with a broken
+ * percent-escape names nothing the service holds (404).
+ */
+export const route = (
+  handlers: ReturnType<typeof makeHandlers>,
+  limits: Limits
+): Effect.Effect<HttpServerResponse.HttpServerResponse, never, HttpServerRequest.HttpServerRequest> => {
+  const names = Object.keys(handlers) as Array<HandledEndpoint>
+  const router = names.reduce(
+    (router, name) => {
+      const endpoint = Endpoints.endpoints[name]
+      return HttpRouter.route(endpoint.method)(router, Endpoints.routePattern(endpoint), handlers[name])
+    },
+    HttpRouter.empty as HttpRouter.HttpRouter<never, never>
+  )
+  const served = router.pipe(
+    Effect.catchTag("RouteNotFound", (error) =>
+      Effect.succeed(
+        Endpoints.isServicePath(pathOf(error.request.url))
+          ? Wire.detail(405, "Method Not Allowed")
+          : Wire.detail(404, "Not Found")
+      )),
+    Effect.catchAllDefect(() => Effect.succeed(Wire.detail(500, "Internal Server Error")))
+  )
+  return Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
+    if (!isDecodablePath(pathOf(request.url))) return Effect.succeed(Wire.detail(404, "Not Found"))
+    const refused = limits.declaredTooLarge(request)
+    return refused === undefined ? served : Effect.succeed(refused)
+  })
+}
