@@ -221,7 +221,9 @@ export const toEventStream: {
  * tool calls or `maxRounds` completions. It returns the last completion and the whole conversation.
  *
  * Outcomes: arguments that are not JSON fail with `ToolCallError` (`InvalidArguments`), a tool with no
- * handler with `ToolCallError` (`UnknownTool`), both before any handler of that round runs; a handler's
+ * handler with `ToolCallError` (`UnknownTool`), an answer with more than `maxCallsPerRound` calls with
+ * `TooManyCalls`, an id named twice (in one answer or after an earlier round) with `RepeatedCallId`, each
+ * before any handler of that round runs; a handler's
  * failure fails the loop with that error, unchanged (a handler that should let the model recover returns
  * the error as its answer instead); the round limit ends with `finished: false`.
  *
@@ -247,7 +249,8 @@ export {
 
 export type {
   /**
-   * Options of `runTools`: `maxRounds` (default 8, at most 100) and `concurrency` (default 4, at most 64).
+   * Options of `runTools`: `maxRounds` (default 8, at most 100), `concurrency` (default 4, at most 64) and
+   * `maxCallsPerRound` (default 16, at most 128).
    *
    * @since 0.1.0
    * @category tools

@@ -245,18 +245,22 @@ export class PollTimeout extends TaggedError<PollTimeout>()("PollTimeout", {
 }
 
 /**
- * A tool call the loop cannot run: its `arguments` are not JSON (`InvalidArguments`), or no handler has
- * its function name (`UnknownTool`). The loop stops with it; nothing of that round is sent back.
+ * A tool call the loop cannot run: its `arguments` are not JSON (`InvalidArguments`), no handler has its
+ * function name (`UnknownTool`), the answer made more calls than `maxCallsPerRound` (`TooManyCalls`), or it
+ * names an id already answered or named twice (`RepeatedCallId`). The loop stops with it before any handler
+ * of that round runs; nothing of that round is sent back.
  *
  * @since 0.1.0
  * @category errors
  */
 export class ToolCallError extends Schema.TaggedError<ToolCallError>()("ToolCallError", {
-  reason: Schema.Literal("InvalidArguments", "UnknownTool"),
+  reason: Schema.Literal("InvalidArguments", "UnknownTool", "TooManyCalls", "RepeatedCallId"),
   toolName: Schema.String,
   toolCallId: Schema.String,
   arguments: Schema.String,
-  round: Schema.Number
+  round: Schema.Number,
+  /** With `TooManyCalls`, how many calls the answer made. */
+  calls: Schema.optional(Schema.Number)
 }) {
   override get message(): string {
     return Messages.toolCallMessage(this)

@@ -153,17 +153,28 @@ export const pollTimeoutMessage = (runId: string, lastStatus: string | undefined
 
 /** A tool call the tool loop cannot run: arguments that are not JSON, or a tool no handler answers. */
 export const toolCallMessage = (error: {
-  readonly reason: "InvalidArguments" | "UnknownTool"
+  readonly reason: "InvalidArguments" | "UnknownTool" | "TooManyCalls" | "RepeatedCallId"
   readonly toolName: string
   readonly toolCallId: string
   readonly arguments: string
   readonly round: number
-}): string =>
-  error.reason === "UnknownTool"
-    ? `The model called ${showValue(error.toolName)} (call ${error.toolCallId}, round ${error.round}), ` +
-      "which no handler answers: give runTools a handler for every tool of the request"
-    : `The arguments of the call ${error.toolCallId} to ${showValue(error.toolName)} (round ${error.round}) ` +
-      `are not JSON: ${showValue(error.arguments)}`
+  readonly calls?: number | undefined
+}): string => {
+  switch (error.reason) {
+    case "UnknownTool":
+      return `The model called ${showValue(error.toolName)} (call ${error.toolCallId}, round ${error.round}), ` +
+        "which no handler answers: give runTools a handler for every tool of the request"
+    case "InvalidArguments":
+      return `The arguments of the call ${error.toolCallId} to ${showValue(error.toolName)} (round ${error.round}) ` +
+        `are not JSON: ${showValue(error.arguments)}`
+    case "TooManyCalls":
+      return `The model made ${error.calls ?? "too many"} tool calls in round ${error.round}, more than runTools ` +
+        "runs for one answer: raise maxCallsPerRound to run them all"
+    case "RepeatedCallId":
+      return `The model named the call ${showValue(error.toolCallId)} (to ${showValue(error.toolName)}, round ` +
+        `${error.round}) again: a call's id is answered once, so none of that round's calls ran`
+  }
+}
 
 /** The fields of an error that decide whether sending the same request again may succeed. */
 export interface RetryFacts {

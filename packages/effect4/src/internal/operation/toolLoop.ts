@@ -26,6 +26,8 @@ export interface RunToolsOptions {
   readonly maxRounds?: number | undefined
   /** Most handlers running at once (default 4, at most 64). */
   readonly concurrency?: number | undefined
+  /** Most tool calls run for one answer (default 16, at most 128); an answer with more fails with `TooManyCalls`. */
+  readonly maxCallsPerRound?: number | undefined
 }
 
 /** What the tool loop ends with. */
@@ -50,6 +52,8 @@ const defaultMaxRounds = 8
 const limitRounds = 100
 const defaultConcurrency = 4
 const limitConcurrency = 64
+const defaultMaxCalls = 16
+const limitMaxCalls = 128
 
 const bounded = (
   value: number | undefined,
@@ -92,8 +96,9 @@ const answerText = (answer: unknown): string => {
 }
 
 /**
- * Runs the loop with `create` making each completion. Every call of a round is checked (its handler
- * exists, its arguments parse) before any handler runs, so a round either runs whole or not at all.
+ * Runs the loop with `create` making each completion. Every call of a round is checked (within
+ * `maxCallsPerRound`, its id not named before, its handler exists, its arguments parse) before any handler
+ * runs, so a round either runs whole or not at all.
  */
 export const toolLoop = <E, R>(
   create: (request: ChatRequest) => Effect.Effect<ChatCompletion, RequestError, StudioClient>,
@@ -104,8 +109,9 @@ export const toolLoop = <E, R>(
   Effect.flatMap(StudioClient, (client) => {
     const maxRounds = bounded(options.maxRounds, defaultMaxRounds, limitRounds, "maxRounds")
     const concurrency = bounded(options.concurrency, defaultConcurrency, limitConcurrency, "concurrency")
-    const issues = [maxRounds, concurrency].filter((value) => value instanceof ValidationIssue)
-    if (typeof maxRounds !== "number" || typeof concurrency !== "number") {
+    const maxCalls = bounded(options.maxCallsPerRound, defaultMaxCalls, limitMaxCalls, "maxCallsPerRound")
+    const issues = [maxRounds, concurrency, maxCalls].filter((value) => value instanceof ValidationIssue)
+    if (typeof maxRounds !== "number" || typeof concurrency !== "number" || typeof maxCalls !== "number") {
       return Effect.fail(new ValidationError({ operation: "chat.runTools", source: "client", issues }))
     }
     const runCall = (call: ToolCall, args: unknown, round: number) => {
@@ -126,7 +132,8 @@ export const toolLoop = <E, R>(
     }
     const loop = (
       messages: ReadonlyArray<Message>,
-      round: number
+      round: number,
+      answered: ReadonlySet<string>
     ): Effect.Effect<ToolLoopResult, RequestError | ToolCallError | E, StudioClient | R> =>
       Effect.flatMap(create({ ...request, messages }), (completion) => {
         const message = completion.choices[0]?.message
@@ -135,7 +142,22 @@ export const toolLoop = <E, R>(
         if (calls.length === 0 || round >= maxRounds) {
           return Effect.succeed({ completion, messages: conversation, rounds: round, finished: calls.length === 0 })
         }
-        return Effect.forEach(calls, (call) => {
+        const named = new Set(answered)
+        return Effect.forEach(calls, (call, index) => {
+          const refused = (reason: "TooManyCalls" | "RepeatedCallId") =>
+            Effect.fail(
+              new ToolCallError({
+                reason,
+                toolName: call.function.name,
+                toolCallId: call.id,
+                arguments: "",
+                round,
+                ...(reason === "TooManyCalls" ? { calls: calls.length } : {})
+              })
+            )
+          if (index >= maxCalls) return refused("TooManyCalls")
+          if (named.has(call.id)) return refused("RepeatedCallId")
+          named.add(call.id)
           if (!Object.hasOwn(handlers, call.function.name)) {
             return Effect.fail(
               new ToolCallError({
@@ -154,10 +176,10 @@ export const toolLoop = <E, R>(
           Effect.flatMap((args) =>
             Effect.forEach(calls, (call, index) => runCall(call, args[index], round), { concurrency })
           ),
-          Effect.flatMap((answers) => loop([...conversation, ...answers], round + 1))
+          Effect.flatMap((answers) => loop([...conversation, ...answers], round + 1, named))
         )
       })
-    return loop(request.messages, 1).pipe(
+    return loop(request.messages, 1, new Set()).pipe(
       Effect.withSpan(
         "studio.chat.runTools",
         spanOptions({ "gen_ai.operation.name": "chat", "gen_ai.request.model": request.model })
