@@ -9,7 +9,7 @@ import { clientOf, testServer } from "../support/testServer.js"
 
 const tools = [{
   type: "function" as const,
-  function: { name: "send", description: "Sends a message", parameters: { type: "object", properties: {} } }
+  function: { name: "send", description: "Sends a message", parameters: { type: "object" as const, properties: {} } }
 }]
 const request = { model: "fpmodel-mini", messages: [{ role: "user" as const, content: "Send it" }], tools }
 
