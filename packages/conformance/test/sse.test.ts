@@ -14,7 +14,7 @@ import {
 } from "@studio-effect/line"
 import * as fc from "fast-check"
 import { Chat, StudioClient } from "studio-effect"
-import { splitAt } from "./support/bytes.js"
+import { splitAt } from "../../core/test/support/bytes.js"
 
 const encoder = new TextEncoder()
 

@@ -24,7 +24,7 @@ import {
 import fc from "fast-check"
 import { Assistants, Chat, Maestro, StudioClient, StudioError } from "studio-effect"
 import { SseParser } from "studio-effect-core/sse/SseParser"
-import { splitAt } from "../support/bytes.js"
+import { splitAt } from "../../../core/test/support/bytes.js"
 import { failuresOf } from "./harness.js"
 
 const isStudioError = Schema.is(StudioError.StudioError)
