@@ -343,21 +343,40 @@ describe("configuration", () => {
       expect(server.requests.length).toBe(0)
     }).pipe(Effect.scoped))
 
-  it.effect("layerConfig without STUDIO_API_KEY and withoutKey \"reference\": the embedded service answers, saying so", () =>
+  it.effect("layerConfig without STUDIO_API_KEY or a service address and withoutKey \"reference\": the embedded service answers, saying so", () =>
     Effect.gen(function*() {
-      const server = yield* testServer(() => ({ json: {} }))
       const { layer: observe, recording } = makeRecording()
       const layer = StudioClient.layerConfig({ withoutKey: "reference" }).pipe(
         Layer.provide(FetchHttpClient.layer),
-        Layer.provide(configFromEnv({ STUDIO_BASE_URL: server.url })),
+        Layer.provide(configFromEnv({})),
         Layer.provide(observe)
       )
       const reply = yield* Chat.create(request).pipe(Effect.provide(Layer.orDie(layer)))
       expect(reply.choices[0]?.message.content).toMatch(/\S/)
-      expect(server.requests.length).toBe(0)
       const said = recording.logs.filter((line) => line.includes("reference service embedded in memory"))
       expect(said.length).toBeGreaterThan(0)
       expect(said.join("\n")).toMatch(/level=WARN/)
+    }).pipe(Effect.scoped))
+
+  it.effect("layerConfig without STUDIO_API_KEY but with STUDIO_BASE_URL and withoutKey \"reference\": AuthError, never the embedded service", () =>
+    Effect.gen(function*() {
+      const server = yield* testServer(() => ({ json: completion }))
+      const { layer: observe, recording } = makeRecording()
+      for (
+        const configured of [{ STUDIO_BASE_URL: server.url }, { STUDIO_BASE_URL: server.url, STUDIO_API_KEY: " " }]
+      ) {
+        const layer = StudioClient.layerConfig({ withoutKey: "reference" }).pipe(
+          Layer.provide(FetchHttpClient.layer),
+          Layer.provide(configFromEnv(configured)),
+          Layer.provide(observe)
+        )
+        const result = yield* Chat.create(request).pipe(Effect.provide(Layer.orDie(layer)), outcome)
+        expect(failure(result)._tag).toBe("AuthError")
+        expect(failure(result).message).toContain("No API key is configured")
+      }
+      expect(server.requests.length).toBe(0)
+      expect(recording.logs.join("\n")).toContain("every call fails with AuthError")
+      expect(recording.logs.join("\n")).not.toContain("reference service embedded in memory, not to")
     }).pipe(Effect.scoped))
 
   it.effect("layerConfig with STUDIO_API_KEY and withoutKey \"reference\": the service is called", () =>

@@ -270,7 +270,8 @@ export interface ConfigOptions extends Omit<StudioClientOptions, "apiKey" | "bas
   /**
    * What a missing or empty key means: `"fail"` (the default) makes every call fail with `AuthError`;
    * `"reference"` serves the calls from the reference service embedded in memory (no account, no network),
-   * and says so in a warning when the layer is built.
+   * and says so in a warning when the layer is built, unless a base URL is configured: a client that names a
+   * service and has no key for it fails every call with `AuthError`, never answered by the embedded one.
    */
   readonly withoutKey?: "fail" | "reference" | undefined
 }
@@ -293,7 +294,15 @@ export const layerConfig = (
     const apiKey = yield* Config.option(apiKeyConfig ?? Config.Redacted("STUDIO_API_KEY"))
     const baseUrl = yield* Config.option(baseUrlConfig ?? Config.String("STUDIO_BASE_URL"))
     const key = Option.getOrUndefined(Option.filter(apiKey, (key) => Redacted.value(key).trim() !== ""))
-    if (key === undefined && withoutKey === "reference") {
+    const url = Option.getOrUndefined(Option.filter(baseUrl, (url) => url.trim() !== ""))
+    if (key === undefined && withoutKey === "reference" && url !== undefined) {
+      // a deployment that lost its key must not be answered by the fake in place of the service it names
+      yield* Effect.logWarning(
+        "No API key (STUDIO_API_KEY) for the configured service (STUDIO_BASE_URL): every call fails with AuthError; " +
+          "the embedded reference service is used only when no service address is configured"
+      )
+    }
+    if (key === undefined && withoutKey === "reference" && url === undefined) {
       yield* Effect.logWarning(
         "No API key (STUDIO_API_KEY): calls go to the reference service embedded in memory, not to the Studio service"
       )
@@ -306,7 +315,7 @@ export const layerConfig = (
     }
     return Layer.effect(
       StudioClient,
-      make({ ...rest, apiKey: key, baseUrl: Option.getOrUndefined(Option.filter(baseUrl, (url) => url.trim() !== "")) })
+      make({ ...rest, apiKey: key, baseUrl: url })
     )
   }))
 
