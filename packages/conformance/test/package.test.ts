@@ -253,7 +253,10 @@ describe("a newcomer's first steps, from the packed tarball in a fresh project o
         const entry = `studio-effect${subpath.slice(1)}`
         const imported = await importing(entry)
         if (imported.code === 0) continue
-        const needs = new RegExp(`^${entry} needs (\\S+), an optional dependency: npm install (\\S+)@(\\S+)$`, "m")
+        const needs = new RegExp(
+          `^(?:Error: )?${entry} needs (\\S+), an optional dependency: npm install (\\S+)@(\\S+)$`,
+          "m"
+        )
           .exec(imported.stderr)
         expect(needs, `${entry}: ${imported.stderr}`).not.toBeNull()
         const [, peer = "", installs, range = ""] = needs!
