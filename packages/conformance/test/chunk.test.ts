@@ -61,7 +61,7 @@ describe("chunk decoding", () => {
         }
       }),
       { numRuns: 2_000 }
-    ))
+    ), 120_000)
 
   it("an event that is not JSON is a DecodeError", () => {
     const result = parseChunk("{\"id\":")
