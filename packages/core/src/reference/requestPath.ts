@@ -20,3 +20,14 @@ export const isDecodablePath = (path: string): boolean => {
     return false
   }
 }
+
+/**
+ * The path of a request URL without its query.
+ *
+ * @since 0.1.0
+ * @category paths
+ */
+export const pathOf = (url: string): string => {
+  const q = url.indexOf("?")
+  return q === -1 ? url : url.slice(0, q)
+}

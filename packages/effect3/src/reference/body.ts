@@ -9,37 +9,9 @@ import type * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
 import { concatBytes } from "studio-effect-core/bytes/concatBytes"
+import { BodyTooLarge, BodyUnreadable, BudgetSpent, declaredLength } from "studio-effect-core/reference/bodyRefusals"
 import type { ByteBudget } from "studio-effect-core/reference/byteBudget"
 import { isNodeReadable, type NodeReadable, readNodeBody, textOf } from "studio-effect-core/reference/nodeBody"
-
-/** The default limit of a request body: 1 MiB. */
-export const defaultMaxBodyBytes = 1024 * 1024
-
-/** The body is larger than the limit. */
-export class BodyTooLarge {
-  readonly _tag = "BodyTooLarge"
-  constructor(readonly limit: number) {}
-}
-
-/** The bodies still being received hold the whole budget: this one is refused. */
-export class BudgetSpent {
-  readonly _tag = "BudgetSpent"
-  constructor(readonly limit: number) {}
-}
-
-/** The body could not be read (the client went away, or its stream failed). */
-export class BodyUnreadable {
-  readonly _tag = "BodyUnreadable"
-}
-
-/** The `detail` of a 413. */
-export const tooLargeDetail = (limit: number) => `Request body too large: the limit is ${limit} bytes.`
-
-/** The `content-length` the request declares, when it declares a valid one. */
-export const declaredLength = (request: HttpServerRequest.HttpServerRequest): number | undefined => {
-  const header = request.headers["content-length"]
-  return header !== undefined && /^\s*\d+\s*$/.test(header) ? Number(header) : undefined
-}
 
 type Read = Effect.Effect<Uint8Array, BodyTooLarge | BudgetSpent | BodyUnreadable>
 
@@ -107,7 +79,7 @@ export const readBytes = (
   limit: number,
   budget: ByteBudget
 ): Read => {
-  const declared = declaredLength(request)
+  const declared = declaredLength(request.headers["content-length"])
   if (declared !== undefined && declared > limit) return Effect.fail(new BodyTooLarge(limit))
   return isNodeReadable(request.source) ? readNode(request.source, limit, budget) : readStream(request, limit, budget)
 }

@@ -4,28 +4,17 @@
  */
 import type * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import type * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import {
+  declaredLength,
+  defaultMaxBodyBytes,
+  maxUploadBytes as uploadLimit,
+  tooLargeDetail
+} from "studio-effect-core/reference/bodyRefusals"
 import { type ByteBudget, defaultMaxPendingBodyBytes, makeByteBudget } from "studio-effect-core/reference/byteBudget"
-import { defaultLibraryLimits } from "studio-effect-core/reference/library/library"
+import { defaultMaxJsonDepth } from "studio-effect-core/reference/fastApi"
+import { pathOf } from "studio-effect-core/reference/requestPath"
 import * as Endpoints from "studio-effect-core/wire/endpoints"
-import { declaredLength, defaultMaxBodyBytes, tooLargeDetail } from "./body.js"
 import * as Wire from "./wire.js"
-
-/** What a multipart body may hold besides its file: the fields and the boundaries between them. */
-const multipartOverhead = 64 * 1024
-
-/** A body still arriving when the service stops. */
-export class ShuttingDown {
-  readonly _tag = "ShuttingDown"
-}
-
-/** The `detail` of the answers a service shutting down gives, and of the last event of its open streams. */
-export const shuttingDownDetail = "The service is shutting down: this answer is cut short. Retry once it is back."
-
-/** The path of a request without its query. */
-export const pathOf = (url: string): string => {
-  const q = url.indexOf("?")
-  return q === -1 ? url : url.slice(0, q)
-}
 
 /** The limits in force, and the answers for a body past them. */
 export interface Limits {
@@ -53,21 +42,18 @@ export const makeLimits = (options: {
   readonly maxPendingBodyBytes?: number | undefined
 }): Limits => {
   const maxBodyBytes = options.maxBodyBytes ?? defaultMaxBodyBytes
-  const maxUploadBytes = Math.max(
-    maxBodyBytes,
-    (options.maxFileBytes ?? defaultLibraryLimits.maxFileBytes) + multipartOverhead
-  )
+  const maxUploadBytes = uploadLimit(maxBodyBytes, options.maxFileBytes)
   const tooLarge = (limit = maxBodyBytes) => Wire.detail(413, tooLargeDetail(limit), { connection: "close" })
   const uploadPath = Endpoints.endpoints.libraryUpload.path
   return {
     maxBodyBytes,
     maxUploadBytes,
-    maxJsonDepth: options.maxJsonDepth ?? Wire.defaultMaxJsonDepth,
+    maxJsonDepth: options.maxJsonDepth ?? defaultMaxJsonDepth,
     pending: makeByteBudget(options.maxPendingBodyBytes ?? defaultMaxPendingBodyBytes),
     tooLarge,
     unavailable: (detail) => Wire.detail(503, detail, { connection: "close", "retry-after": "1" }),
     declaredTooLarge: (request) => {
-      const declared = declaredLength(request)
+      const declared = declaredLength(request.headers["content-length"])
       // an upload has a limit of its own
       const limit = request.method === "POST" && pathOf(request.url) === uploadPath ? maxUploadBytes : maxBodyBytes
       return declared !== undefined && declared > limit ? tooLarge(limit) : undefined

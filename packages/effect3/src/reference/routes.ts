@@ -7,9 +7,10 @@ import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import type * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as Effect from "effect/Effect"
 import { isDecodablePath } from "studio-effect-core/reference/requestPath"
+import { pathOf } from "studio-effect-core/reference/requestPath"
 import * as Endpoints from "studio-effect-core/wire/endpoints"
 import type { HandledEndpoint, makeHandlers } from "./handlers.js"
-import { type Limits, pathOf } from "./limits.js"
+import type { Limits } from "./limits.js"
 import * as Wire from "./wire.js"
 
 /**

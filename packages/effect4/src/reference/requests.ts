@@ -9,27 +9,29 @@ import * as Effect from "effect/Effect"
 import * as HttpRouter from "effect/http/HttpRouter"
 import * as HttpServerRequest from "effect/http/HttpServerRequest"
 import type * as HttpServerResponse from "effect/http/HttpServerResponse"
-import * as Result from "effect/Result"
 import type * as Schema from "effect/Schema"
+import {
+  type BodyTooLarge,
+  type BudgetSpent,
+  ShuttingDown,
+  shuttingDownDetail
+} from "studio-effect-core/reference/bodyRefusals"
 import { budgetSpentDetail } from "studio-effect-core/reference/byteBudget"
+import {
+  bearerKey,
+  modelIssue,
+  parseJsonBody,
+  rateLimitedDetail,
+  unauthorizedDetail
+} from "studio-effect-core/reference/fastApi"
 import { isRunModel } from "studio-effect-core/reference/models"
 import { makeRateWindows } from "studio-effect-core/reference/rateWindows"
 import { runModels } from "studio-effect-core/wire/models"
-import { type BodyTooLarge, type BudgetSpent, readText } from "./body.js"
+import { readText } from "./body.js"
 import type { RateLimitOptions } from "./faults.js"
-import { type Limits, ShuttingDown, shuttingDownDetail } from "./limits.js"
+import type { Limits } from "./limits.js"
 import type * as Tenants from "./tenants.js"
 import * as Wire from "./wire.js"
-
-/** A 422 naming the models the service accepts, at `loc`. */
-export const modelIssue = (
-  accepted: ReadonlyArray<string>,
-  loc: ReadonlyArray<string | number>
-): Wire.FastApiIssue => ({
-  loc,
-  msg: `Input should be ${accepted.map((m) => `'${m}'`).join(", ")}`,
-  type: "enum"
-})
 
 /** What a handler may fail with: each becomes an answer (422, 413, 503). */
 export type Refusal = Wire.InvalidBody | BodyTooLarge | BudgetSpent | ShuttingDown
@@ -40,12 +42,6 @@ export type Handler = (tenant: Tenants.Tenant) => Effect.Effect<
   Refusal,
   HttpServerRequest.HttpServerRequest | HttpRouter.RouteContext
 >
-
-const bearer = (request: HttpServerRequest.HttpServerRequest): string | undefined => {
-  const header = request.headers["authorization"]
-  const match = header === undefined ? null : /^Bearer\s+(\S+)\s*$/i.exec(header)
-  return match === null ? undefined : match[1]
-}
 
 /** A handler's answer behind auth and the rate limit: every refusal is an answer. */
 export type Answer = Effect.Effect<
@@ -86,11 +82,10 @@ export const makeRequests = (context: {
           Effect.raceFirst(Effect.andThen(stopping, Effect.fail(new ShuttingDown()))),
           Effect.catchTag("BodyUnreadable", () => Effect.succeed("\u0000")),
           Effect.flatMap((text): Effect.Effect<A, Wire.InvalidBody> => {
-            const parsed = Wire.parseJson(text)
-            if (Result.isFailure(parsed)) return Effect.fail(parsed.failure)
-            const shape = Wire.shapeOf(parsed.success, limits.maxJsonDepth)
-            if (shape.tooDeep) return Effect.fail(new Wire.InvalidBody([Wire.tooDeepIssue(limits.maxJsonDepth)]))
-            return Wire.decodeBody(schema, parsed.success, shape.values <= Wire.maxValuesForEveryIssue)
+            const parsed = parseJsonBody(text, limits.maxJsonDepth)
+            return parsed._tag === "Refused"
+              ? Effect.fail(new Wire.InvalidBody(parsed.issues))
+              : Wire.decodeBody(schema, parsed.value, parsed.everyIssue)
           })
         )
     )
@@ -115,14 +110,14 @@ export const makeRequests = (context: {
   const endpoint = (handler: Handler): Answer =>
     Effect.gen(function*() {
       const request = yield* HttpServerRequest.HttpServerRequest
-      const key = bearer(request)
+      const key = bearerKey(request.headers["authorization"])
       if (key === undefined || (context.keys !== undefined && !context.keys.has(key))) {
-        return Wire.detail(401, Wire.unauthorizedDetail)
+        return Wire.detail(401, unauthorizedDetail)
       }
       if (rateLimitWindows !== undefined) {
         const retryAfter = rateLimitWindows(key, yield* Clock.currentTimeMillis)
         if (retryAfter !== undefined) {
-          return Wire.detail(429, "Too many requests: rate limit exceeded.", { "retry-after": String(retryAfter) })
+          return Wire.detail(429, rateLimitedDetail, { "retry-after": String(retryAfter) })
         }
       }
       return yield* handler(context.tenants.of(key)).pipe(

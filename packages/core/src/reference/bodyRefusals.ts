@@ -1,0 +1,96 @@
+/**
+ * Why the reference service refuses a request body before decoding it, and what it answers: a body over its
+ * size limit (413), one that would pass the budget of bodies still arriving (503, see `byteBudget`), one
+ * still arriving when the service stops (503), and one that could not be read at all.
+ *
+ * @since 0.1.0
+ */
+import { defaultLibraryLimits } from "./library/library.js"
+
+/**
+ * The default limit of a request body: 1 MiB.
+ *
+ * @since 0.1.0
+ * @category limits
+ */
+export const defaultMaxBodyBytes = 1024 * 1024
+
+/** What a multipart body may hold besides its file: the fields and the boundaries between them. */
+const multipartOverhead = 64 * 1024
+
+/**
+ * The limit of an upload's body: a file of up to `maxFileBytes` and its form fields, never below the limit
+ * of other bodies.
+ *
+ * @since 0.1.0
+ * @category limits
+ */
+export const maxUploadBytes = (maxBodyBytes: number, maxFileBytes = defaultLibraryLimits.maxFileBytes): number =>
+  Math.max(maxBodyBytes, maxFileBytes + multipartOverhead)
+
+/**
+ * The body is larger than the limit.
+ *
+ * @since 0.1.0
+ * @category refusals
+ */
+export class BodyTooLarge {
+  readonly _tag = "BodyTooLarge"
+  constructor(readonly limit: number) {}
+}
+
+/**
+ * The bodies still being received hold the whole budget: this one is refused.
+ *
+ * @since 0.1.0
+ * @category refusals
+ */
+export class BudgetSpent {
+  readonly _tag = "BudgetSpent"
+  constructor(readonly limit: number) {}
+}
+
+/**
+ * The body could not be read (the client went away, or its stream failed).
+ *
+ * @since 0.1.0
+ * @category refusals
+ */
+export class BodyUnreadable {
+  readonly _tag = "BodyUnreadable"
+}
+
+/**
+ * A body still arriving when the service stops.
+ *
+ * @since 0.1.0
+ * @category refusals
+ */
+export class ShuttingDown {
+  readonly _tag = "ShuttingDown"
+}
+
+/**
+ * The `detail` of a 413.
+ *
+ * @since 0.1.0
+ * @category details
+ */
+export const tooLargeDetail = (limit: number): string => `Request body too large: the limit is ${limit} bytes.`
+
+/**
+ * The `detail` of the answers a service shutting down gives, and of the last event of its open streams.
+ *
+ * @since 0.1.0
+ * @category details
+ */
+export const shuttingDownDetail = "The service is shutting down: this answer is cut short. Retry once it is back."
+
+/**
+ * The length a `content-length` header declares, when it declares a valid one.
+ *
+ * @since 0.1.0
+ * @category headers
+ */
+export const declaredLength = (header: string | undefined): number | undefined =>
+  header !== undefined && /^\s*\d+\s*$/.test(header) ? Number(header) : undefined
