@@ -3,6 +3,7 @@
  * the answers back, and repeat until an answer without tool calls or the round limit.
  */
 import * as Effect from "effect/Effect"
+import { answerText, checkRound, toolLoopLimits } from "studio-effect-core/chat/toolRound"
 import type { ChatCompletion, ChatRequest, ToolCall } from "../../ChatSchema.js"
 import { StudioClient } from "../../StudioClient.js"
 import { type RequestError, ToolCallError, ValidationError, ValidationIssue } from "../../StudioError.js"
@@ -45,60 +46,9 @@ export interface ToolLoopResult {
   readonly finished: boolean
 }
 
-/** Longest rendering of a call's arguments that an error carries. */
-const maxArgumentsShown = 200
-
-const defaultMaxRounds = 8
-const limitRounds = 100
-const defaultConcurrency = 4
-const limitConcurrency = 64
-const defaultMaxCalls = 16
-const limitMaxCalls = 128
-
-const bounded = (
-  value: number | undefined,
-  fallback: number,
-  limit: number,
-  field: string
-): number | ValidationIssue => {
-  const chosen = value ?? fallback
-  return Number.isInteger(chosen) && chosen >= 1 && chosen <= limit
-    ? chosen
-    : new ValidationIssue({ path: field, message: `${field} must be an integer from 1 to ${limit}` })
-}
-
-const parseArguments = (call: ToolCall, round: number): Effect.Effect<unknown, ToolCallError> => {
-  const text = call.function.arguments
-  if (text.trim() === "") return Effect.succeed({})
-  try {
-    return Effect.succeed(JSON.parse(text) as unknown)
-  } catch {
-    return Effect.fail(
-      new ToolCallError({
-        reason: "InvalidArguments",
-        toolName: call.function.name,
-        toolCallId: call.id,
-        arguments: text.length <= maxArgumentsShown ? text : `${text.slice(0, maxArgumentsShown)}…`,
-        round
-      })
-    )
-  }
-}
-
-/** A string as it is; anything else as its JSON, or its text when it has none (a bigint, a cycle). */
-const answerText = (answer: unknown): string => {
-  if (typeof answer === "string") return answer
-  try {
-    return JSON.stringify(answer) ?? "null"
-  } catch {
-    return String(answer)
-  }
-}
-
 /**
- * Runs the loop with `create` making each completion. Every call of a round is checked (within
- * `maxCallsPerRound`, its id not named before, its handler exists, its arguments parse) before any handler
- * runs, so a round either runs whole or not at all.
+ * Runs the loop with `create` making each completion. Every call of a round is checked before any handler
+ * runs (`checkRound`), so a round either runs whole or not at all.
  */
 export const toolLoop = <E, R>(
   create: (request: ChatRequest) => Effect.Effect<ChatCompletion, RequestError, StudioClient>,
@@ -107,13 +57,12 @@ export const toolLoop = <E, R>(
   options: RunToolsOptions = {}
 ): Effect.Effect<ToolLoopResult, RequestError | ToolCallError | E, StudioClient | R> =>
   Effect.flatMap(StudioClient, (client) => {
-    const maxRounds = bounded(options.maxRounds, defaultMaxRounds, limitRounds, "maxRounds")
-    const concurrency = bounded(options.concurrency, defaultConcurrency, limitConcurrency, "concurrency")
-    const maxCalls = bounded(options.maxCallsPerRound, defaultMaxCalls, limitMaxCalls, "maxCallsPerRound")
-    const issues = [maxRounds, concurrency, maxCalls].filter((value) => value instanceof ValidationIssue)
-    if (typeof maxRounds !== "number" || typeof concurrency !== "number" || typeof maxCalls !== "number") {
+    const limits = toolLoopLimits(options)
+    if (!("maxRounds" in limits)) {
+      const issues = limits.map((issue) => new ValidationIssue(issue))
       return Effect.fail(new ValidationError({ operation: "chat.runTools", source: "client", issues }))
     }
+    const { concurrency, maxCallsPerRound, maxRounds } = limits
     const runCall = (call: ToolCall, args: unknown, round: number) => {
       const handler = handlers[call.function.name]!
       return handler(args, call).pipe(
@@ -142,41 +91,18 @@ export const toolLoop = <E, R>(
         if (calls.length === 0 || round >= maxRounds) {
           return Effect.succeed({ completion, messages: conversation, rounds: round, finished: calls.length === 0 })
         }
-        const named = new Set(answered)
-        return Effect.forEach(calls, (call, index) => {
-          const refused = (reason: "TooManyCalls" | "RepeatedCallId") =>
-            Effect.fail(
-              new ToolCallError({
-                reason,
-                toolName: call.function.name,
-                toolCallId: call.id,
-                arguments: "",
-                round,
-                ...(reason === "TooManyCalls" ? { calls: calls.length } : {})
-              })
-            )
-          if (index >= maxCalls) return refused("TooManyCalls")
-          if (named.has(call.id)) return refused("RepeatedCallId")
-          named.add(call.id)
-          if (!Object.hasOwn(handlers, call.function.name)) {
-            return Effect.fail(
-              new ToolCallError({
-                reason: "UnknownTool",
-                toolName: call.function.name,
-                toolCallId: call.id,
-                arguments: call.function.arguments.slice(0, maxArgumentsShown),
-                round
-              })
-            )
-          }
-          return parseArguments(call, round)
-        }).pipe(
+        const checked = checkRound(calls, {
+          round,
+          maxCallsPerRound,
+          answered,
+          hasHandler: (name) => Object.hasOwn(handlers, name)
+        })
+        if (checked._tag === "Refused") {
           // a call the loop cannot run quotes what the service sent: scrubbed of the secrets as any error is
-          Effect.mapError((error) => client.redact(error, request)),
-          Effect.flatMap((args) =>
-            Effect.forEach(calls, (call, index) => runCall(call, args[index], round), { concurrency })
-          ),
-          Effect.flatMap((answers) => loop([...conversation, ...answers], round + 1, named))
+          return Effect.fail(client.redact(new ToolCallError(checked.refusal), request))
+        }
+        return Effect.forEach(calls, (call, index) => runCall(call, checked.args[index], round), { concurrency }).pipe(
+          Effect.flatMap((answers) => loop([...conversation, ...answers], round + 1, checked.named))
         )
       })
     return loop(request.messages, 1, new Set()).pipe(
