@@ -32,7 +32,7 @@ describe("failureLine", () => {
       const shown = failureLine(new Error(lines.join("\n")))
       let from = 0
       for (const part of lines) {
-        const at = shown.indexOf(part.trim().replace(/^- /u, ""), from)
+        const at = shown.indexOf(part.trim().replace(/^- /u, "").trimStart(), from)
         expect(at).toBeGreaterThanOrEqual(from)
         from = at
       }

@@ -12,13 +12,13 @@ import { visibleControls } from "../text/visibleControls.js"
 const lineBreaks = /\r\n|[\n\r\u2028\u2029]/u
 
 /**
- * `text` on one line: each line trimmed, blank ones dropped, a list item's leading `- ` removed, and the lines
+ * `text` on one line: each line trimmed, blank ones dropped, a list item's leading `- ` removed (and the space after it), and the lines
  * joined with `; ` (with a space alone after a line ending in `:`, which introduces what follows).
  */
 const joinLines = (text: string): string => {
   let joined = ""
   for (const line of text.split(lineBreaks)) {
-    const part = line.trim().replace(/^- /u, "")
+    const part = line.trim().replace(/^- /u, "").trimStart()
     if (part === "") continue
     joined = joined === "" ? part : `${joined}${joined.endsWith(":") ? " " : "; "}${part}`
   }
