@@ -10,11 +10,12 @@ import * as Effect from "effect/Effect"
 import { dual } from "effect/Function"
 import * as Stream from "effect/Stream"
 import { CompletionAccumulator } from "studio-effect-core/chat/CompletionAccumulator"
+import { tooLargeReason } from "studio-effect-core/failure/sizeLimits"
 import * as SseEncoder from "studio-effect-core/sse/SseEncoder"
 import { acceptChatRequest } from "studio-effect-core/validate/chatRequest"
 import { endpoints } from "studio-effect-core/wire/endpoints"
 import { ChatCompletion, type ChatCompletionChunk as Chunk, ChatRequest } from "./ChatSchema.js"
-import { checkSizes, defaultMaxResponseSize, formatSize } from "./internal/http/body.js"
+import { checkSizes, defaultMaxResponseSize } from "./internal/http/body.js"
 import * as Operation from "./internal/operation/operation.js"
 import {
   type RunToolsOptions,
@@ -129,8 +130,7 @@ export const accumulate = <E, R>(
 const tooLarge = (maxSize: number) =>
   new DecodeError({
     operation: "chat.accumulate",
-    reason: `the accumulated completion is larger than ${formatSize(maxSize)} (maxAccumulatedSize): pass a ` +
-      "larger maxAccumulatedSize to Chat.accumulate if such answers are expected"
+    reason: tooLargeReason("maxAccumulatedSize", maxSize)
   })
 
 /**

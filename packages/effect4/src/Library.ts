@@ -12,9 +12,10 @@ import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 import { concatBytes } from "studio-effect-core/bytes/concatBytes"
+import { tooLargeReason } from "studio-effect-core/failure/sizeLimits"
+import { baseName, blobName, defaultFileName, notAFileMessage, uploadForm } from "studio-effect-core/library/upload"
 import { endpointPath, endpoints, libraryListQuery } from "studio-effect-core/wire/endpoints"
-import { formatSize } from "./internal/http/body.js"
-import type { RawBody } from "./internal/http/client.js"
+import type { RawBody } from "./internal/http/request.js"
 import * as Operation from "./internal/operation/operation.js"
 import { requestValidator } from "./internal/schema/validate.js"
 import {
@@ -72,13 +73,7 @@ const uploadError = (path: string, message: string) =>
     issues: [new ValidationIssue({ path, message })]
   })
 
-const tooLarge = (limit: number) =>
-  uploadError(
-    "file",
-    `the file is larger than ${formatSize(limit)} (maxUploadSize): raise maxUploadSize to send it`
-  )
-
-const baseName = (path: string): string => path.slice(Math.max(path.lastIndexOf("/"), path.lastIndexOf("\\")) + 1)
+const tooLarge = (limit: number) => uploadError("file", tooLargeReason("maxUploadSize", limit))
 
 /** The bytes of a stream, failing as soon as they pass `limit`. */
 const collect = <E, R>(
@@ -108,9 +103,7 @@ const readSource = <E, R>(
         uploadError("file", `cannot read ${file}: ${error.message}`)
       const info = yield* Effect.mapError(fs.stat(file), unreadable)
       if (info.type !== "File") {
-        // a FIFO or a device has no size to check first, and Effect's FileSystem reads files by position
-        const kind = info.type === "Directory" ? "a directory" : `not a regular file (${info.type})`
-        return yield* uploadError("file", `${file} is ${kind}: upload a file, or pass its bytes as a Stream`)
+        return yield* uploadError("file", notAFileMessage(file, info.type))
       }
       if (Number(info.size) > limit) return yield* tooLarge(limit)
       // read as a stream, no further than the limit: the file may grow while it is read
@@ -121,42 +114,22 @@ const readSource = <E, R>(
   if (file instanceof Uint8Array) {
     return file.length > limit
       ? Effect.fail(tooLarge(limit))
-      : Effect.succeed({ blob: new Blob([file as Uint8Array<ArrayBuffer>]), name: "file.txt" })
+      : Effect.succeed({ blob: new Blob([file as Uint8Array<ArrayBuffer>]), name: defaultFileName })
   }
   if (file instanceof Blob) {
     return file.size > limit
       ? Effect.fail(tooLarge(limit))
-      : Effect.succeed({ blob: file, name: "name" in file && typeof file.name === "string" ? file.name : "file.txt" })
+      : Effect.succeed({ blob: file, name: blobName(file) })
   }
   return Effect.map(collect(file, limit), (bytes) => ({
     blob: new Blob([bytes as Uint8Array<ArrayBuffer>]),
-    name: "file.txt"
+    name: defaultFileName
   }))
 }
 
 /** The multipart form of an upload, as the bytes sent and their content type (with its boundary). */
-const formOf = (
-  blob: Blob,
-  name: string,
-  fields: typeof UploadFields.Type
-): Effect.Effect<RawBody> =>
-  Effect.promise(async () => {
-    const form = new FormData()
-    form.append("file", blob, name)
-    if (fields.path !== undefined) form.append("path", fields.path)
-    for (const label of fields.labels ?? []) form.append("labels", label)
-    if (fields.publicUrl !== undefined) form.append("publicUrl", fields.publicUrl)
-    if (fields.batchId !== undefined) {
-      form.append("batch_id", fields.batchId)
-      form.append("upload_mode", "batch")
-    }
-    // the platform's own encoder: the bytes and the boundary it chose
-    const encoded = new Response(form)
-    return {
-      bytes: new Uint8Array(await encoded.arrayBuffer()),
-      contentType: encoded.headers.get("content-type")!
-    }
-  })
+const formOf = (blob: Blob, name: string, fields: typeof UploadFields.Type): Effect.Effect<RawBody> =>
+  Effect.promise(() => uploadForm(blob, name, fields))
 
 const uploadOperation = Operation.json({
   endpoint: endpoints.libraryUpload,

@@ -21,16 +21,9 @@ import * as Stream from "effect/Stream"
 import { checkApiKey } from "./internal/http/apiKey.js"
 import { checkBaseUrl } from "./internal/http/baseUrl.js"
 import { checkSizes } from "./internal/http/body.js"
-import {
-  isEmpty,
-  type JsonRequest,
-  makeService,
-  type RequestOptions,
-  type Settings,
-  type StreamRequest,
-  type StudioClientOptions,
-  type WithResponse
-} from "./internal/http/client.js"
+import { makeService } from "./internal/http/client.js"
+import { isEmpty, type RequestOptions, type Settings, type StudioClientOptions } from "./internal/http/options.js"
+import type { JsonRequest, StreamRequest, WithResponse } from "./internal/http/request.js"
 import type { EventError } from "./internal/stream/sse.js"
 import type { RequestError, StudioError, ToolCallError, ValidationError } from "./StudioError.js"
 
@@ -76,26 +69,12 @@ export type {
    */
   JsonRequest,
   /**
-   * The settings that can change for one call (see `withRequestOptions`).
-   *
-   * @since 0.1.0
-   * @category models
-   */
-  RequestOptions,
-  /**
    * One request whose answer is a byte stream (server-sent events).
    *
    * @since 0.1.0
    * @category models
    */
   StreamRequest,
-  /**
-   * Options of the client.
-   *
-   * @since 0.1.0
-   * @category models
-   */
-  StudioClientOptions,
   /**
    * An operation's value with what its answer said about it: status, headers, request id and rate-limit
    * figures (the `…WithResponse` variant of each operation gives it).
@@ -104,7 +83,24 @@ export type {
    * @category models
    */
   WithResponse
-} from "./internal/http/client.js"
+} from "./internal/http/request.js"
+
+export type {
+  /**
+   * The settings that can change for one call (see `withRequestOptions`).
+   *
+   * @since 0.1.0
+   * @category models
+   */
+  RequestOptions,
+  /**
+   * Options of the client.
+   *
+   * @since 0.1.0
+   * @category models
+   */
+  StudioClientOptions
+} from "./internal/http/options.js"
 
 export type {
   /**

@@ -3,7 +3,7 @@
  * platform's interface, its responses give the client their body to read in the reading fiber, one
  * network read at a time, with no stream, queue or fiber per read, and the idle timeout without a reader
  * fiber. On `NodeHttpClient.layerUndici` or `FetchHttpClient.layer` the client works the same, at the
- * platform's cost per read (see `bench/README.md`, "An SDK transport").
+ * platform's cost per read (see `bench/HISTORY.md`, "An SDK transport").
  *
  * It makes no span of its own: the client's span `studio.<operation>` covers each request, and its trace
  * context is sent as `traceparent` and `b3`. Redirects are returned, not followed. A URL's `#fragment` is

@@ -8,6 +8,7 @@ import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
 import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
 import { concatBytes } from "studio-effect-core/bytes/concatBytes"
+import { sizeIssues, tooLargeReason } from "studio-effect-core/failure/sizeLimits"
 import { DecodeError, ValidationError, ValidationIssue } from "../../StudioError.js"
 
 /** The largest non-streamed answer when no `maxResponseSize` is given: 32 MiB. */
@@ -23,26 +24,11 @@ const errorBodyLimit = 8 * 1024
 export const checkSizes = (
   sizes: Readonly<Record<string, number | undefined>>
 ): Effect.Effect<void, ValidationError> => {
-  const issues: Array<ValidationIssue> = []
-  for (const [path, size] of Object.entries(sizes)) {
-    if (size !== undefined && !(Number.isSafeInteger(size) && size >= 1)) {
-      issues.push(
-        new ValidationIssue({ path, message: `${size} is not a size: use a whole number of bytes, such as 8388608` })
-      )
-    }
-  }
+  const issues = sizeIssues(sizes).map((issue) => new ValidationIssue(issue))
   return issues.length === 0
     ? Effect.void
     : Effect.fail(new ValidationError({ operation: "client", source: "client", issues }))
 }
-
-/** A size as people write it: `32 MiB`, `8 KiB`, `100 bytes`. */
-export const formatSize = (size: number): string =>
-  size >= 1024 * 1024 && size % (1024 * 1024) === 0
-    ? `${size / (1024 * 1024)} MiB`
-    : size >= 1024 && size % 1024 === 0
-    ? `${size / 1024} KiB`
-    : `${size} bytes`
 
 /** The declared length of a body the transport hands over as sent (no content coding to undo). */
 const declaredLength = (response: HttpClientResponse.HttpClientResponse): number | undefined => {
@@ -96,8 +82,7 @@ export const readBody = (
   const tooLarge = () =>
     new DecodeError({
       operation,
-      reason: `the response is larger than ${formatSize(limit)} (maxResponseSize): raise maxResponseSize if it is ` +
-        "expected, or check what answers at this address"
+      reason: tooLargeReason("maxResponseSize", limit)
     })
   const length = declaredLength(response)
   // a declared length within the limit bounds the body: the transport reads no more than that

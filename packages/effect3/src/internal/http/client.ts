@@ -1,361 +1,50 @@
 /**
- * The client service's requests: the base URL, auth, `User-Agent` and default headers added to every
- * request, the per-attempt timeout, retries, the mapping of every answer to a typed result or error, the
- * idle timeout of streams, and the scrubbing of secrets from every error.
+ * The client service's requests, from its parts: each request built with the base URL, auth, `User-Agent`
+ * and default headers (`requestBuilder.ts`), sent in attempts bounded in time and retried (`attempt.ts`),
+ * its answer decoded to a typed result or error, or read as events (`events.ts`), and every error scrubbed
+ * of the call's secrets (`scrub.ts`).
  */
-import * as HttpClient from "@effect/platform/HttpClient"
-import * as HttpClientError from "@effect/platform/HttpClientError"
-import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
+import type * as HttpClient from "@effect/platform/HttpClient"
 import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
-import * as HttpTraceContext from "@effect/platform/HttpTraceContext"
-import * as Clock from "effect/Clock"
-import * as Context from "effect/Context"
-import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
-import type * as Either from "effect/Either"
-import type * as Fiber from "effect/Fiber"
-import * as ParseResult from "effect/ParseResult"
-import * as Redacted from "effect/Redacted"
-import type * as Schema from "effect/Schema"
 import type * as Scope from "effect/Scope"
-import * as Stream from "effect/Stream"
-import * as Tracer from "effect/Tracer"
+import type * as Stream from "effect/Stream"
 import { redactAttributes as withoutSecrets } from "studio-effect-core/secrets/redactSecrets"
 import { withCredentials } from "studio-effect-core/secrets/requestSecrets"
-import { afterDoneBytes, defaultMaxEventSize } from "studio-effect-core/sse/SseParser"
-import { longTimer } from "studio-effect-core/time/timerDuration"
-import { type RateLimitFigures, rateLimitOf } from "studio-effect-core/wire/rateLimit"
+import { defaultMaxEventSize } from "studio-effect-core/sse/SseParser"
+import { rateLimitOf } from "studio-effect-core/wire/rateLimit"
 import { requestIdOf } from "studio-effect-core/wire/responseErrors"
-import {
-  AuthError,
-  DecodeError,
-  type RequestError,
-  type StudioError,
-  TimeoutError,
-  type ToolCallError,
-  type TransportError
-} from "../../StudioError.js"
-import { decodeReason } from "../schema/issues.js"
-import { bodyReaderOf } from "../stream/bodyReader.js"
-import { watchIdle, withIdleTimeout } from "../stream/idleTimeout.js"
-import { liveClock } from "../stream/liveClock.js"
-import { type Read, streamOf } from "../stream/read.js"
-import { afterDoneWindow, decodeEventsWith, type EventError, eventsOf } from "../stream/sse.js"
-import { defaultMaxResponseSize, readBody, readErrorBody } from "./body.js"
-import { withoutRedirects } from "./redirect.js"
-import { isAbortable, RequestAbort, type RequestAbortSlot } from "./requestAbort.js"
-import { fromResponse } from "./responseError.js"
-import { retrySchedule, serviceCannotHaveActed } from "./retry.js"
-import { scrub, secretsOf, withRedactedHeaders } from "./scrub.js"
-import { transportError } from "./transportError.js"
-import { version } from "./version.js"
-
-/**
- * The settings that can change for one call (see `withRequestOptions`).
- */
-export interface RequestOptions {
-  readonly maxRetries?: number | undefined
-  /**
-   * Retry the creates the service bills or stores (a run, an assistant, an assistant run) on every
-   * retryable error, as other calls are. By default they are retried only where the service cannot have
-   * acted (see `docs/reliability.md`), so that a retry never creates twice.
-   */
-  readonly retryCreates?: boolean | undefined
-  readonly timeout?: Duration.DurationInput | undefined
-  readonly streamIdleTimeout?: Duration.DurationInput | undefined
-  readonly headers?: Readonly<Record<string, string>> | undefined
-}
-
-/**
- * Options of the client.
- */
-export interface StudioClientOptions extends RequestOptions {
-  /**
-   * The API key. Without one, every request fails with `AuthError` before anything is sent; one holding
-   * anything but printable ASCII (a trailing line break read from a file) fails the layer with
-   * `ValidationError`.
-   */
-  readonly apiKey?: Redacted.Redacted | undefined
-  /** Scheme, host and optional prefix; the operations' paths (`/studio/v1/...`) are appended. */
-  readonly baseUrl?: string | undefined
-  /** Allow `http://` to a host other than loopback, which would send the key in clear text. */
-  readonly allowInsecureHttp?: boolean | undefined
-  /**
-   * The largest event a stream may carry, in characters of its decoded text (for ASCII, bytes): 8 MiB when
-   * not given. A larger one fails the stream with `DecodeError` and the connection is released at once.
-   */
-  readonly maxEventSize?: number | undefined
-  /**
-   * The largest non-streamed answer, in bytes: 32 MiB when not given. A larger one fails with `DecodeError`
-   * (not retried) as soon as it is known, without reading on. Error bodies are read only in part (8 KiB).
-   */
-  readonly maxResponseSize?: number | undefined
-  /** Middleware for the transport, applied after the base URL, auth and headers. */
-  readonly transformClient?: ((client: HttpClient.HttpClient) => HttpClient.HttpClient) | undefined
-}
-
-/**
- * One request with a JSON answer.
- */
-export interface JsonRequest<A, I> {
-  /** The operation's name, used in errors and spans: `chat.create`, `maestro.create`, ... */
-  readonly operation: string
-  readonly method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE"
-  /** The path after the base URL, already URL-encoded. */
-  readonly path: string
-  /** The JSON body. */
-  readonly body?: unknown
-  /** A body sent as it is (a multipart form), instead of a JSON body. */
-  readonly raw?: RawBody | undefined
-  readonly response: Schema.Schema<A, I>
-  /** The decoder of the answer, made once by its operation; one from `response` when not given. */
-  readonly decode?: ResponseDecoder<A> | undefined
-  /**
-   * A create the service bills or stores: retried only where the service cannot have acted, unless the
-   * call's settings say `retryCreates`.
-   */
-  readonly creates?: boolean | undefined
-}
-
-/**
- * An operation's value with what its answer said about it: the status, the headers (names in lower case),
- * the request id the service gave it, and the rate-limit figures of the key.
- */
-export interface WithResponse<A> {
-  readonly value: A
-  readonly status: number
-  readonly headers: Readonly<Record<string, string>>
-  readonly requestId: string | undefined
-  readonly rateLimit: RateLimitFigures
-}
-
-/** A body of bytes with its content type, such as a `multipart/form-data` form. */
-export interface RawBody {
-  readonly bytes: Uint8Array
-  readonly contentType: string
-}
-
-/**
- * One request whose answer is a byte stream (server-sent events).
- */
-export interface StreamRequest {
-  readonly operation: string
-  readonly path: string
-  readonly body: unknown
-}
-
-/** The settings of one call, resolved from the layer's options and the region's `RequestOptions`. */
-export interface Settings {
-  readonly maxRetries: number
-  readonly retryCreates: boolean
-  readonly timeout: Duration.Duration
-  readonly streamIdleTimeout: Duration.Duration
-  readonly headers: Readonly<Record<string, string>>
-}
-
-/** What the service is made of, once the options are checked. */
-export interface ClientConfig {
-  readonly options: StudioClientOptions
-  /** The checked base URL, without a trailing slash. */
-  readonly baseUrl: string
-  /** The settings of the current call. */
-  readonly settings: Effect.Effect<Settings>
-}
-
-/** A decoder of an answer's JSON; synchronous, so no effect is built per answer. */
-export type ResponseDecoder<A> = (input: unknown) => Either.Either<A, ParseResult.ParseIssue>
-
-/** The decoder of a response schema, for a request whose operation brings none of its own. */
-export const responseDecoder = <A, I>(schema: Schema.Schema<A, I>): ResponseDecoder<A> =>
-  ParseResult.decodeUnknownEither(schema)
-
-/**
- * The trace context of the current span (the operation's `studio.<name>`) on a request, as the platform's
- * own span would have sent it: `traceparent` and `b3`. Honours `HttpClient.withTracerPropagation(false)`.
- */
-const withTraceContext = (request: HttpClientRequest.HttpClientRequest, fiber: Fiber.RuntimeFiber<any, any>) => {
-  if (!fiber.getFiberRef(HttpClient.currentTracerPropagation)) return request
-  const span = Context.getOption(fiber.currentContext, Tracer.ParentSpan)
-  return span._tag === "Some" && span.value._tag === "Span"
-    ? HttpClientRequest.setHeaders(request, HttpTraceContext.toHeaders(span.value))
-    : request
-}
-
-/** Whether an object has no own enumerable key. */
-export const isEmpty = (object: object): boolean => {
-  for (const _ in object) return false
-  return true
-}
+import { AuthError, type RequestError, type StudioError, type ToolCallError } from "../../StudioError.js"
+import type { EventError } from "../stream/sse.js"
+import { makeAttempts } from "./attempt.js"
+import { defaultMaxResponseSize } from "./body.js"
+import { makeEvents } from "./events.js"
+import type { ClientConfig } from "./options.js"
+import { type JsonRequest, responseDecoder, type StreamRequest, type WithResponse } from "./request.js"
+import { makeRequestBuilder } from "./requestBuilder.js"
+import { serviceCannotHaveActed } from "./retry.js"
+import { scrub, secretsOf } from "./scrub.js"
 
 const missingKey = new AuthError({ detail: "No API key is configured (set STUDIO_API_KEY or pass apiKey)." })
 
 /** The client service over `transport`. */
 export const makeService = (config: ClientConfig, transport: HttpClient.HttpClient) => {
   const { baseUrl, options } = config
-  const abortable = isAbortable(transport)
   const apiKey = options.apiKey
-  const maxResponseSize = options.maxResponseSize ?? defaultMaxResponseSize
-  // the headers every request gets unless it sets its own, in the order they override each other
-  const defaultHeaders: Record<string, string> = {
-    "User-Agent": `studio-effect/${version}`,
-    "Accept": "application/json",
-    ...(apiKey === undefined ? {} : { "Authorization": `Bearer ${Redacted.value(apiKey)}` }),
-    ...options.headers
-  }
-  /** A request as sent: the base URL before its path, and its own headers (per-call options, a stream's
-   * `Accept`) over the defaults. */
-  const addDefaults = (request: HttpClientRequest.HttpClientRequest) =>
-    HttpClientRequest.setHeaders(
-      HttpClientRequest.setHeaders(HttpClientRequest.prependUrl(request, baseUrl), defaultHeaders),
-      request.headers
-    )
-  const withDefaults = withRedactedHeaders(withoutRedirects(transport)).pipe(HttpClient.mapRequest(addDefaults))
-  const httpClient = options.transformClient === undefined ? withDefaults : options.transformClient(withDefaults)
-  // Without middleware of the user's, the operations add the defaults themselves and send on the transport:
-  // the platform's span is off for them (below), so they need no redacted header names, and the SDK's own
-  // transport follows no redirect without being told. With middleware, they go through `httpClient`.
-  const direct = options.transformClient === undefined
-  /** The address of a request as sent, for errors. */
-  const urlOf = (request: HttpClientRequest.HttpClientRequest) => direct ? request.url : baseUrl + request.url
-  // The operations' requests make no span of the platform's own under `studio.<name>`: it would repeat the
-  // method and address, and it cost about 40% of a bare `execute` (bench/micro-request.ts: 142 µs of CPU
-  // with it, 82 µs without). The operation's span is propagated instead (`withTraceContext`).
-  const operationsClient = HttpClient.withTracerDisabledWhen(
-    direct ? (abortable ? transport : withoutRedirects(transport)) : httpClient,
-    () => true
-  )
-  const maxEventSize = options.maxEventSize ?? defaultMaxEventSize
-
-  const buildRequest = (
-    method: JsonRequest<unknown, unknown>["method"],
-    path: string,
-    body: unknown,
-    headers: Readonly<Record<string, string>>,
-    raw?: RawBody
-  ) => {
-    const bare = HttpClientRequest.make(method)(path)
-    const base = isEmpty(headers) ? bare : HttpClientRequest.setHeaders(bare, headers)
-    const request = raw !== undefined
-      ? HttpClientRequest.bodyUint8Array(base, raw.bytes, raw.contentType)
-      : body === undefined
-      ? base
-      : HttpClientRequest.bodyUnsafeJson(base, body)
-    return direct ? addDefaults(request) : request
-  }
-
-  /** Sends once; a non-200 answer becomes the error of its status. */
-  const send = (operation: string, request: HttpClientRequest.HttpClientRequest) =>
-    Effect.withFiberRuntime<HttpClientResponse.HttpClientResponse, HttpClientError.HttpClientError>((fiber) =>
-      operationsClient.execute(withTraceContext(request, fiber))
-    ).pipe(
-      Effect.mapError(transportError),
-      Effect.flatMap((response) =>
-        response.status === 200 ? Effect.succeed(response) : Effect.flatMap(
-          Effect.zip(readErrorBody(response), Clock.currentTimeMillis),
-          ([body, now]) =>
-            Effect.fail(fromResponse({
-              operation,
-              method: request.method,
-              url: urlOf(request),
-              status: response.status,
-              headers: response.headers,
-              body,
-              now
-            }))
-        )
-      )
-    )
-
-  const attemptTimeoutError = (request: HttpClientRequest.HttpClientRequest, timeout: Duration.Duration) =>
-    new TimeoutError({ phase: "attempt", timeout, method: request.method, url: urlOf(request) })
-
-  /**
-   * Bounds an attempt in time. Over a transport that can abort its requests and on the live clock, a timer
-   * of the platform aborts the request (no fiber); otherwise `Effect.timeoutFail` (see `requestAbort.ts`).
-   */
-  const withAttemptTimeout = <A>(
-    request: HttpClientRequest.HttpClientRequest,
-    timeout: Duration.Duration,
-    effect: Effect.Effect<A, RequestError>
-  ): Effect.Effect<A, RequestError> =>
-    Effect.clockWith((clock) => {
-      if (!abortable || clock !== liveClock) {
-        return Effect.timeoutFail(effect, { duration: timeout, onTimeout: () => attemptTimeoutError(request, timeout) })
-      }
-      const slot: RequestAbortSlot = { abort: undefined }
-      let timedOut = false
-      // as long as the platform's timers can hold it (re-armed beyond 2^31 - 1 ms), none for infinity
-      const timer = longTimer(Duration.toMillis(timeout), () => {
-        timedOut = true
-        slot.abort?.()
-      })
-      return effect.pipe(
-        Effect.provideService(RequestAbort, slot),
-        Effect.catchAll((error) => Effect.fail(timedOut ? attemptTimeoutError(request, timeout) : error)),
-        Effect.ensuring(Effect.sync(timer.cancel))
-      )
-    })
-
-  const logFailure = (operation: string, error: RequestError) =>
-    Effect.logDebug("studio request attempt failed").pipe(Effect.annotateLogs({ operation, error: error._tag }))
-
-  /**
-   * Retries as `retrySchedule` says. The schedule is driven only once an attempt failed: a first attempt
-   * that succeeds (the usual case) costs nothing here. The first failure is handed to the schedule as the
-   * first attempt's, so its decisions are the same as `Effect.retry(attempt, schedule)`.
-   */
-  const withRetries = <A>(
-    operation: string,
-    maxRetries: number,
-    attempt: Effect.Effect<A, RequestError>,
-    retryable?: (error: StudioError) => boolean
-  ): Effect.Effect<A, RequestError> =>
-    Effect.catchAll(attempt, (first) => {
-      const logged = Effect.zipRight(logFailure(operation, first), Effect.fail(first))
-      if (maxRetries === 0) return logged
-      let pending = true
-      const again = Effect.suspend(() => {
-        if (!pending) return Effect.tapError(attempt, (error) => logFailure(operation, error))
-        pending = false
-        return logged
-      })
-      return Effect.retry(again, retrySchedule(maxRetries, retryable))
-    })
-
-  const decodeBody = <A>(
-    operation: string,
-    response: HttpClientResponse.HttpClientResponse,
-    decode: ResponseDecoder<A>
-  ) =>
-    Effect.flatMap(
-      Effect.catchTag(
-        readBody(response, maxResponseSize, operation),
-        "ResponseError",
-        (error) => Effect.fail(transportError(error))
-      ),
-      (text) => {
-        const decodeError = (reason: string) => {
-          // read only on failure: converting the response headers costs on every request
-          const requestId = requestIdOf(response.headers)
-          return new DecodeError({
-            operation,
-            reason,
-            body: text.slice(0, 1024),
-            ...(requestId === undefined ? {} : { requestId })
-          })
-        }
-        let json: unknown
-        try {
-          json = JSON.parse(text)
-        } catch {
-          return Effect.fail(decodeError("the body is not JSON"))
-        }
-        const decoded = decode(json)
-        return decoded._tag === "Right"
-          ? Effect.succeed(decoded.right)
-          : Effect.fail(decodeError(decodeReason(decoded.left)))
-      }
-    )
+  const builder = makeRequestBuilder(config, transport)
+  const attempts = makeAttempts({
+    client: builder.client,
+    urlOf: builder.urlOf,
+    maxResponseSize: options.maxResponseSize ?? defaultMaxResponseSize,
+    transport
+  })
+  const events = makeEvents({
+    baseUrl,
+    maxEventSize: options.maxEventSize ?? defaultMaxEventSize,
+    settings: config.settings,
+    builder,
+    attempts
+  })
 
   /** Scrubs the error of a call whose request had `body`. */
   const scrubbing = (body: unknown) => (error: RequestError) => scrub(error, secretsOf(apiKey, body))
@@ -367,19 +56,22 @@ export const makeService = (config: ClientConfig, transport: HttpClient.HttpClie
   ): Effect.Effect<B, RequestError> =>
     Effect.flatMap(config.settings, (settings) => {
       if (apiKey === undefined) return Effect.fail(missingKey)
-      const httpRequest = buildRequest(request.method, request.path, request.body, settings.headers, request.raw)
+      const httpRequest = builder.build(request.method, request.path, request.body, settings.headers, {
+        raw: request.raw
+      })
       const decode = request.decode ?? responseDecoder(request.response)
-      const attempt = withAttemptTimeout(
+      const attempt = attempts.withAttemptTimeout(
         httpRequest,
         settings.timeout,
         Effect.flatMap(
-          send(request.operation, httpRequest),
-          (response) => Effect.map(decodeBody(request.operation, response, decode), (value) => answer(response, value))
+          attempts.send(request.operation, httpRequest),
+          (response) =>
+            Effect.map(attempts.decodeBody(request.operation, response, decode), (value) => answer(response, value))
         )
       )
       const retryable = request.creates === true && !settings.retryCreates ? serviceCannotHaveActed : undefined
       return Effect.mapError(
-        withRetries(request.operation, settings.maxRetries, attempt, retryable),
+        attempts.withRetries(request.operation, settings.maxRetries, attempt, retryable),
         scrubbing(request.body)
       )
     })
@@ -403,49 +95,10 @@ export const makeService = (config: ClientConfig, transport: HttpClient.HttpClie
     request: StreamRequest,
     parse: (data: string) => A | EventError<RequestError>
   ): Effect.Effect<Stream.Stream<A, RequestError>, RequestError, Scope.Scope> => {
-    const url = baseUrl + request.path
-    const decodeOptions = { operation: request.operation, maxEventSize }
     const scrubbed = scrubbing(request.body)
-    return Effect.gen(function*() {
-      if (apiKey === undefined) {
-        return yield* missingKey
-      }
-      const settings = yield* config.settings
-      const httpRequest = buildRequest("POST", request.path, request.body, settings.headers).pipe(
-        HttpClientRequest.setHeader("Accept", "text/event-stream")
-      )
-      const response = yield* withRetries(
-        request.operation,
-        settings.maxRetries,
-        withAttemptTimeout(httpRequest, settings.timeout, send(request.operation, httpRequest))
-      )
-      const onIdle = () =>
-        new TimeoutError({ phase: "stream-idle", timeout: settings.streamIdleTimeout, method: "POST", url })
-      const readerOf = bodyReaderOf(response)
-      let events: Read<A, RequestError>
-      if (readerOf === undefined) {
-        const bytes = withIdleTimeout(
-          Stream.mapError(response.stream, transportError),
-          settings.streamIdleTimeout,
-          onIdle
-        )
-        events = yield* decodeEventsWith("POST", url, parse, decodeOptions)(bytes)
-      } else {
-        const clock = yield* Effect.clock
-        const reader = readerOf<TransportError | TimeoutError>(
-          (cause) =>
-            transportError(
-              new HttpClientError.ResponseError({ request: httpRequest, response, reason: "Decode", cause })
-            ),
-          () => clock.unsafeCurrentTimeMillis()
-        )
-        yield* Effect.addFinalizer(() => Effect.sync(reader.close))
-        yield* watchIdle(reader, settings.streamIdleTimeout, onIdle)
-        const afterDone = reader.finish(afterDoneBytes, Duration.toMillis(afterDoneWindow))
-        events = eventsOf("POST", url, parse, decodeOptions, reader.read, afterDone)
-      }
-      return streamOf(Effect.mapError(events, scrubbed))
-    }).pipe(Effect.mapError(scrubbed))
+    return apiKey === undefined
+      ? Effect.fail(scrubbed(missingKey))
+      : Effect.mapError(events(request, parse, scrubbed), scrubbed)
   }
 
   const redact = <E extends StudioError | ToolCallError>(error: E, body?: unknown): E =>

@@ -4,7 +4,7 @@
  * idle timeout fails a waiting read from outside (`abort`), which also releases the body at once.
  *
  * Responses of `studio-effect/undici` offer one (`bodyReaderOf`); on any other transport the body is read
- * as the platform's `Stream`. The measured reason is in `bench/README.md` ("An SDK transport").
+ * as the platform's `Stream`. The measured reason is in `bench/HISTORY.md` ("An SDK transport").
  */
 import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"

@@ -8,9 +8,9 @@ import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import type * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
+import { tooLargeReason } from "studio-effect-core/failure/sizeLimits"
 import { afterDoneBytes, defaultMaxEventSize, doneMarker, SseParser } from "studio-effect-core/sse/SseParser"
 import { DecodeError, TransportError } from "../../StudioError.js"
-import { formatSize } from "../http/body.js"
 import { end, type Read } from "./read.js"
 
 /** ... and for at most this long; then the body is released, whatever the server does. */
@@ -96,8 +96,7 @@ export const eventsOf = <A, E2, E, R>(
   const tooLarge = () =>
     new DecodeError({
       operation: options.operation ?? "stream",
-      reason: `an event is larger than ${formatSize(maxEventSize)} (maxEventSize): raise maxEventSize if it is ` +
-        "expected, or check what answers at this address"
+      reason: tooLargeReason("maxEventSize", maxEventSize)
     })
   /**
    * The most outputs a chunk may carry while the first read is being handed over: 1, then 2, 4, ... (a slow

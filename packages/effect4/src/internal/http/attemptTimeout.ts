@@ -16,7 +16,7 @@ import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
 
 /** The attempts of one client. */
-export interface Deadlines {
+export interface AttemptTimeout {
   /** `effect`, interrupted after `timeout` and failing then with `onTimeout()`. */
   readonly within: <A, E, E2>(
     effect: Effect.Effect<A, E>,
@@ -31,7 +31,7 @@ interface Attempt {
   timedOut: boolean
 }
 
-export const make = (): Deadlines => {
+export const make = (): AttemptTimeout => {
   const inFlight = new Set<Attempt>()
   let watchdog: Fiber.Fiber<void> | undefined = undefined
   /** When the watchdog wakes next. */

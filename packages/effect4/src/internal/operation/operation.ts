@@ -18,7 +18,7 @@ import {
   type ResponseDecoder,
   responseDecoder,
   type WithResponse
-} from "../http/client.js"
+} from "../http/request.js"
 import { pathSegment, requestValidator } from "../schema/validate.js"
 import type { EventError } from "../stream/sse.js"
 import { spanOptions } from "./telemetry.js"

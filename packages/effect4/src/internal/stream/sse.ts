@@ -10,9 +10,9 @@ import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
 import * as Pull from "effect/Pull"
 import * as Stream from "effect/Stream"
+import { tooLargeReason } from "studio-effect-core/failure/sizeLimits"
 import { afterDoneBytes, defaultMaxEventSize, doneMarker, SseParser } from "studio-effect-core/sse/SseParser"
 import { DecodeError, TransportError } from "../../StudioError.js"
-import { formatSize } from "../http/body.js"
 
 /** ... and for at most this long; then the body is released, whatever the server does. */
 export const afterDoneWindow: Duration.Duration = Duration.millis(100)
@@ -95,8 +95,7 @@ export const eventsOf = <A, E2, E>(
   const tooLarge = () =>
     new DecodeError({
       operation: options.operation ?? "stream",
-      reason: `an event is larger than ${formatSize(maxEventSize)} (maxEventSize): raise maxEventSize if it is ` +
-        "expected, or check what answers at this address"
+      reason: tooLargeReason("maxEventSize", maxEventSize)
     })
   /**
    * The most outputs an array may carry while the first read is being handed over: 1, then 2, 4, ... (a

@@ -1,0 +1,57 @@
+/**
+ * A call whose answer is a stream of server-sent events: the request sent (with its retries, as any call),
+ * then its body read with the idle timeout and decoded into events, each parsed by the operation.
+ */
+import * as Cause from "effect/Cause"
+import * as Effect from "effect/Effect"
+import type * as Pull from "effect/Pull"
+import type * as Scope from "effect/Scope"
+import * as Stream from "effect/Stream"
+import { type RequestError, TimeoutError } from "../../StudioError.js"
+import { withIdleTimeout } from "../stream/idleTimeout.js"
+import { type EventError, eventsOf } from "../stream/sse.js"
+import type { Attempts } from "./attempt.js"
+import type { Settings } from "./options.js"
+import type { StreamRequest } from "./request.js"
+import type { RequestBuilder } from "./requestBuilder.js"
+import { transportError } from "./transportError.js"
+
+/** A pull whose errors (not its end) are mapped by `f`. */
+const mapPullError = <A, E, E2>(pull: Pull.Pull<A, E>, f: (error: E) => E2): Pull.Pull<A, E2> =>
+  Effect.mapError(pull, (error) => Cause.isDone(error) ? error : f(error))
+
+/** Opens event streams for one client; each event's error is given to `scrubbed` before it is emitted. */
+export const makeEvents = (context: {
+  readonly baseUrl: string
+  readonly maxEventSize: number
+  readonly settings: Effect.Effect<Settings>
+  readonly builder: RequestBuilder
+  readonly attempts: Attempts
+}) =>
+<A>(
+  request: StreamRequest,
+  parse: (data: string) => A | EventError<RequestError>,
+  scrubbed: (error: RequestError) => RequestError
+): Effect.Effect<Stream.Stream<A, RequestError>, RequestError, Scope.Scope> => {
+  const { attempts } = context
+  const url = context.baseUrl + request.path
+  const decodeOptions = { operation: request.operation, maxEventSize: context.maxEventSize }
+  return Effect.gen(function*() {
+    const settings = yield* context.settings
+    const httpRequest = context.builder.build("POST", request.path, request.body, settings.headers, {
+      accept: "text/event-stream"
+    })
+    const response = yield* attempts.withRetries(
+      request.operation,
+      settings.maxRetries,
+      attempts.withAttemptTimeout(httpRequest, settings.timeout, attempts.send(request.operation, httpRequest))
+    )
+    const read = yield* withIdleTimeout(
+      mapPullError(yield* Stream.toPull(response.stream), transportError),
+      settings.streamIdleTimeout,
+      () => new TimeoutError({ phase: "stream-idle", timeout: settings.streamIdleTimeout, method: "POST", url })
+    )
+    const pull = eventsOf("POST", url, parse, decodeOptions, read)
+    return Stream.fromPull(Effect.succeed(mapPullError(pull, scrubbed)))
+  })
+}

@@ -1,0 +1,62 @@
+/**
+ * What one request of an operation is: its method, path and body, the decoder of its answer, and what the
+ * answer said besides its value.
+ */
+import type * as Result from "effect/Result"
+import type * as Schema from "effect/Schema"
+import type * as SchemaIssue from "effect/SchemaIssue"
+import * as SchemaParser from "effect/SchemaParser"
+import type { RateLimitFigures } from "studio-effect-core/wire/rateLimit"
+
+/** One request with a JSON answer. */
+export interface JsonRequest<A, I> {
+  /** The operation's name, used in errors and spans: `chat.create`, `maestro.create`, ... */
+  readonly operation: string
+  readonly method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE"
+  /** The path after the base URL, already URL-encoded. */
+  readonly path: string
+  /** The JSON body. */
+  readonly body?: unknown
+  /** A body sent as it is (a multipart form), instead of a JSON body. */
+  readonly raw?: RawBody | undefined
+  readonly response: Schema.Codec<A, I>
+  /** The decoder of the answer, made once by its operation; one from `response` when not given. */
+  readonly decode?: ResponseDecoder<A> | undefined
+  /**
+   * A create the service bills or stores: retried only where the service cannot have acted, unless the
+   * call's settings say `retryCreates`.
+   */
+  readonly creates?: boolean | undefined
+}
+
+/**
+ * An operation's value with what its answer said about it: the status, the headers (names in lower case),
+ * the request id the service gave it, and the rate-limit figures of the key.
+ */
+export interface WithResponse<A> {
+  readonly value: A
+  readonly status: number
+  readonly headers: Readonly<Record<string, string>>
+  readonly requestId: string | undefined
+  readonly rateLimit: RateLimitFigures
+}
+
+/** A body of bytes with its content type, such as a `multipart/form-data` form. */
+export interface RawBody {
+  readonly bytes: Uint8Array
+  readonly contentType: string
+}
+
+/** One request whose answer is a byte stream (server-sent events). */
+export interface StreamRequest {
+  readonly operation: string
+  readonly path: string
+  readonly body: unknown
+}
+
+/** A decoder of an answer's JSON; synchronous, so no effect is built per answer. */
+export type ResponseDecoder<A> = (input: unknown) => Result.Result<A, SchemaIssue.Issue>
+
+/** The decoder of a response schema, for a request whose operation brings none of its own. */
+export const responseDecoder = <A, I>(schema: Schema.Codec<A, I>): ResponseDecoder<A> =>
+  SchemaParser.decodeUnknownResult(schema)
