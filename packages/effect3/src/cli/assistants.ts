@@ -6,6 +6,7 @@ import * as Command from "@effect/cli/Command"
 import * as Options from "@effect/cli/Options"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
+import { assistantLine, assistantRunRequest, assistantsDescriptions } from "studio-effect-core/cli/assistants"
 import * as Assistants from "../Assistants.js"
 import * as Client from "./client.js"
 import { printJson, printShown } from "./output.js"
@@ -13,7 +14,7 @@ import { follow, printRun } from "./progress.js"
 import { requirements } from "./requirements.js"
 import { budget } from "./run.js"
 
-const json = Options.boolean("json").pipe(Options.withDescription("Print the service's answer as JSON"))
+const json = Options.boolean("json").pipe(Options.withDescription(assistantsDescriptions.json))
 
 /** The fields of an assistant that `create` and `update` take from their flags, each only when given. */
 const assistantFields = <B, R>(
@@ -30,27 +31,30 @@ const assistantFields = <B, R>(
   ...Option.match(options.budget, { onNone: () => ({}), onSome: (budget) => ({ budget }) })
 })
 
-const assistantId = Args.text({ name: "assistant-id" }).pipe(Args.withDescription("The assistant's id"))
+const assistantId = Args.text({ name: "assistant-id" }).pipe(Args.withDescription(assistantsDescriptions.assistantId))
 
-const description = Options.text("description").pipe(Options.optional, Options.withDescription("What it is for"))
-const system = Options.text("system").pipe(Options.optional, Options.withDescription("Its system prompt"))
+const description = Options.text("description").pipe(
+  Options.optional,
+  Options.withDescription(assistantsDescriptions.description)
+)
+const system = Options.text("system").pipe(Options.optional, Options.withDescription(assistantsDescriptions.system))
 
 const list = Command.make("list", { json, reference: Client.reference }, (options) =>
   Assistants.list().pipe(
     Effect.flatMap((assistants) =>
       options.json
         ? printJson(assistants)
-        : Effect.forEach(assistants.results, (assistant) => printShown(`${assistant.id}  ${assistant.name}`), {
+        : Effect.forEach(assistants.results, (assistant) => printShown(assistantLine(assistant)), {
           discard: true
         })
     ),
     Client.provide(options.reference)
-  )).pipe(Command.withDescription("List the assistants: one per line, its id then its name"))
+  )).pipe(Command.withDescription(assistantsDescriptions.list))
 
 const create = Command.make(
   "create",
   {
-    name: Args.text({ name: "name" }).pipe(Args.withDescription("The assistant's name")),
+    name: Args.text({ name: "name" }).pipe(Args.withDescription(assistantsDescriptions.name)),
     description,
     system,
     requirements,
@@ -66,7 +70,7 @@ const create = Command.make(
       Effect.flatMap((assistant) => options.json ? printJson(assistant) : printShown(assistant.id)),
       Client.provide(options.reference)
     )
-).pipe(Command.withDescription("Create an assistant and print its id"))
+).pipe(Command.withDescription(assistantsDescriptions.create))
 
 const get = Command.make(
   "get",
@@ -76,13 +80,13 @@ const get = Command.make(
       Effect.flatMap(printJson),
       Client.provide(options.reference)
     )
-).pipe(Command.withDescription("Print an assistant as JSON"))
+).pipe(Command.withDescription(assistantsDescriptions.get))
 
 const update = Command.make(
   "update",
   {
     assistantId,
-    name: Options.text("name").pipe(Options.optional, Options.withDescription("Its new name")),
+    name: Options.text("name").pipe(Options.optional, Options.withDescription(assistantsDescriptions.newName)),
     description,
     system,
     requirements,
@@ -98,35 +102,25 @@ const update = Command.make(
       Client.provide(false)
     )
 ).pipe(
-  Command.withDescription(
-    "Change an assistant: only the fields given change (--requirement replaces its requirements); print its id " +
-      "(the service at STUDIO_BASE_URL)"
-  )
+  Command.withDescription(assistantsDescriptions.update)
 )
 
 const run = Command.make(
   "run",
   {
     assistantId,
-    message: Args.text({ name: "message" }).pipe(Args.withDescription("The user's message")),
+    message: Args.text({ name: "message" }).pipe(Args.withDescription(assistantsDescriptions.message)),
     requirements,
     reference: Client.reference
   },
   (options) =>
-    Assistants.run(options.assistantId, {
-      input: [{ role: "user", content: options.message }],
-      ...(options.requirements.length > 0 ? { requirements: options.requirements } : {}),
-      include: ["requirements_result"]
-    }).pipe(
+    Assistants.run(options.assistantId, assistantRunRequest(options.message, options.requirements)).pipe(
       Effect.flatMap((run) => follow(run, { embedded: options.reference })),
       Effect.flatMap(printRun),
       Client.provide(options.reference)
     )
 ).pipe(
-  Command.withDescription(
-    "Run an assistant on a message, follow the run, and print its result and requirement scores " +
-      "(--requirement replaces the stored requirements for this run)"
-  )
+  Command.withDescription(assistantsDescriptions.run)
 )
 
 const del = Command.make(
@@ -137,7 +131,7 @@ const del = Command.make(
       Effect.flatMap((deleted) => printShown(`deleted ${deleted.id}`)),
       Client.provide(options.reference)
     )
-).pipe(Command.withDescription("Delete an assistant"))
+).pipe(Command.withDescription(assistantsDescriptions.delete))
 
 /**
  * The `assistants` command and its subcommands.
@@ -146,9 +140,6 @@ const del = Command.make(
  * @category commands
  */
 export const command = Command.make("assistants").pipe(
-  Command.withDescription(
-    "Manage and run stored assistants (with --reference each command starts a fresh embedded service, " +
-      "so use `studio-effect serve` and STUDIO_BASE_URL to keep assistants between commands)"
-  ),
+  Command.withDescription(assistantsDescriptions.command),
   Command.withSubcommands([list, create, get, update, run, del])
 )

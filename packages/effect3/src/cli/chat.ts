@@ -7,6 +7,8 @@ import * as Options from "@effect/cli/Options"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
+import { concatBytes } from "studio-effect-core/bytes/concatBytes"
+import { chatDescriptions, defaultChatModel, maxStdinBytes, promptRefusals } from "studio-effect-core/cli/chat"
 import * as Chat from "../Chat.js"
 import type { ChatRequest } from "../ChatSchema.js"
 import * as Client from "./client.js"
@@ -14,64 +16,44 @@ import { CliFailure } from "./failure.js"
 import { integer, number } from "./options.js"
 import { printJson, shownOnStdout, write } from "./output.js"
 
-/**
- * The largest prompt read from stdin.
- *
- * @since 0.1.0
- * @category constants
- */
-export const maxStdinBytes = 1024 * 1024
-
 const readStdin: Effect.Effect<string, CliFailure> = Effect.gen(function*() {
   if (process.stdin.isTTY) {
-    return yield* new CliFailure({
-      message:
-        "No prompt: give one (studio-effect chat \"Hello\") or pipe it on stdin (echo Hello | studio-effect chat)"
-    })
+    return yield* new CliFailure({ message: promptRefusals.none })
   }
   const bytes = yield* Stream.fromAsyncIterable(
     process.stdin as AsyncIterable<Uint8Array>,
-    (error) => new CliFailure({ message: `Could not read the prompt from stdin: ${String(error)}` })
+    (error) => new CliFailure({ message: promptRefusals.unreadable(String(error)) })
   ).pipe(
     Stream.runFoldEffect(new Uint8Array(0) as Uint8Array, (read, chunk) =>
       read.length + chunk.length > maxStdinBytes
-        ? Effect.fail(
-          new CliFailure({ message: `The prompt on stdin is over ${maxStdinBytes} bytes: send a shorter one` })
-        )
-        : Effect.succeed(concat(read, chunk)))
+        ? Effect.fail(new CliFailure({ message: promptRefusals.tooLarge }))
+        : Effect.succeed(concatBytes([read, chunk], read.length + chunk.length)))
   )
   return new TextDecoder().decode(bytes)
 })
 
-const concat = (a: Uint8Array, b: Uint8Array): Uint8Array => {
-  const joined = new Uint8Array(a.length + b.length)
-  joined.set(a)
-  joined.set(b, a.length)
-  return joined
-}
-
 const prompt = Args.text({ name: "prompt" }).pipe(
-  Args.withDescription("What to ask; read from stdin when not given"),
+  Args.withDescription(chatDescriptions.prompt),
   Args.optional
 )
 const model = Options.text("model").pipe(
-  Options.withDefault("fpmodel-mini"),
-  Options.withDescription("The chat model: fpmodel-mini or fpmodel-large")
+  Options.withDefault(defaultChatModel),
+  Options.withDescription(chatDescriptions.model)
 )
 const system = Options.text("system").pipe(
   Options.optional,
-  Options.withDescription("A system message sent before the prompt")
+  Options.withDescription(chatDescriptions.system)
 )
 const temperature = number("temperature").pipe(
   Options.optional,
-  Options.withDescription("Sampling temperature, from 0 to 2")
+  Options.withDescription(chatDescriptions.temperature)
 )
 const maxTokens = integer("max-tokens").pipe(
   Options.optional,
-  Options.withDescription("The longest answer, in tokens")
+  Options.withDescription(chatDescriptions.maxTokens)
 )
 const json = Options.boolean("json").pipe(
-  Options.withDescription("Print the whole completion as JSON instead of streaming its text")
+  Options.withDescription(chatDescriptions.json)
 )
 
 /**
@@ -86,7 +68,7 @@ export const command = Command.make(
   (options) =>
     Effect.gen(function*() {
       const text = Option.isSome(options.prompt) ? options.prompt.value : yield* readStdin
-      if (text.trim() === "") return yield* new CliFailure({ message: "The prompt is empty: say something" })
+      if (text.trim() === "") return yield* new CliFailure({ message: promptRefusals.empty })
       const request: ChatRequest = {
         model: options.model,
         messages: [
@@ -107,4 +89,4 @@ export const command = Command.make(
       yield* Chat.stream(request).pipe(Chat.textDeltas, Stream.runForEach((text) => write(shown(text))))
       yield* write("\n")
     }).pipe(Client.provide(options.reference))
-).pipe(Command.withDescription("Ask a chat model and stream its answer to the terminal"))
+).pipe(Command.withDescription(chatDescriptions.command))

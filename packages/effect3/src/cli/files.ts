@@ -11,28 +11,29 @@ import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
 import { createReadStream } from "node:fs"
 import { basename } from "node:path"
+import { cannotReadMessage, fileLine, filesDescriptions, searchHitLine } from "studio-effect-core/cli/files"
 import { fileStatuses } from "studio-effect-core/wire/library"
 import * as Library from "../Library.js"
 import * as Client from "./client.js"
 import { CliFailure } from "./failure.js"
 import { printJson, printShown } from "./output.js"
 
-const json = Options.boolean("json").pipe(Options.withDescription("Print the service's answer as JSON"))
+const json = Options.boolean("json").pipe(Options.withDescription(filesDescriptions.json))
 const labels = Options.text("label").pipe(
   Options.repeated,
-  Options.withDescription("A label; repeat for several")
+  Options.withDescription(filesDescriptions.label)
 )
 const path = Options.text("path").pipe(
   Options.optional,
   Options.withDescription(
-    "A path-like string to organize and filter files by (pets/dogs); filters match it as a prefix"
+    filesDescriptions.path
   )
 )
 const publicUrl = Options.text("public-url").pipe(
   Options.optional,
-  Options.withDescription("A public URL kept with the file")
+  Options.withDescription(filesDescriptions.publicUrl)
 )
-const fileId = Args.text({ name: "file-id" }).pipe(Args.withDescription("The file's id"))
+const fileId = Args.text({ name: "file-id" }).pipe(Args.withDescription(filesDescriptions.fileId))
 const given = <K extends string, A>(key: K, option: Option.Option<A>): { readonly [k in K]?: A } =>
   Option.match(option, { onNone: () => ({}), onSome: (value) => ({ [key]: value }) as { [k in K]: A } })
 
@@ -40,14 +41,14 @@ const given = <K extends string, A>(key: K, option: Option.Option<A>): { readonl
 const fileStream = (file: string) =>
   Stream.fromAsyncIterable(
     createReadStream(file) as AsyncIterable<Uint8Array>,
-    (cause) => new CliFailure({ message: `cannot read ${file}: ${cause instanceof Error ? cause.message : cause}` })
+    (cause) => new CliFailure({ message: cannotReadMessage(file, cause) })
   )
 
 const upload = Command.make(
   "upload",
   {
     file: Args.text({ name: "file" }).pipe(
-      Args.withDescription("The local file (.txt, .md, .html, .json, .pdf, .docx)")
+      Args.withDescription(filesDescriptions.file)
     ),
     labels,
     path,
@@ -65,17 +66,17 @@ const upload = Command.make(
       Effect.flatMap((uploaded) => options.json ? printJson(uploaded) : printShown(uploaded.fileId)),
       Effect.provide(Client.layer(options.reference))
     )
-).pipe(Command.withDescription("Upload a file to the library and print its id"))
+).pipe(Command.withDescription(filesDescriptions.upload))
 
 const list = Command.make(
   "list",
   {
     labels,
     path,
-    name: Options.text("name").pipe(Options.optional, Options.withDescription("Only the files of this name")),
+    name: Options.text("name").pipe(Options.optional, Options.withDescription(filesDescriptions.name)),
     status: Options.choice("status", fileStatuses).pipe(
       Options.optional,
-      Options.withDescription("Only files in this status")
+      Options.withDescription(filesDescriptions.status)
     ),
     json,
     reference: Client.reference
@@ -94,20 +95,20 @@ const list = Command.make(
           ? printJson(files)
           : Effect.forEach(
             files,
-            (file) => printShown(`${file.fileId}  ${file.status}  ${file.name}  ${(file.labels ?? []).join(",")}`),
+            (file) => printShown(fileLine(file)),
             { discard: true }
           )
       ),
       Effect.provide(Client.layer(options.reference))
     )
-).pipe(Command.withDescription("List the library's files, every page: id, status, name and labels, one per line"))
+).pipe(Command.withDescription(filesDescriptions.list))
 
 const get = Command.make(
   "get",
   { fileId, reference: Client.reference },
   (options) =>
     Library.retrieve(options.fileId).pipe(Effect.flatMap(printJson), Effect.provide(Client.layer(options.reference)))
-).pipe(Command.withDescription("Print a file's metadata as JSON"))
+).pipe(Command.withDescription(filesDescriptions.get))
 
 const update = Command.make(
   "update",
@@ -120,7 +121,7 @@ const update = Command.make(
       Effect.andThen(printShown(`updated ${options.fileId}`)),
       Effect.provide(Client.layer(options.reference))
     )
-).pipe(Command.withDescription("Replace a file's labels (all of them) and public URL"))
+).pipe(Command.withDescription(filesDescriptions.update))
 
 const del = Command.make(
   "delete",
@@ -130,19 +131,17 @@ const del = Command.make(
       Effect.andThen(printShown(`deleted ${options.fileId}`)),
       Effect.provide(Client.layer(options.reference))
     )
-).pipe(Command.withDescription("Delete a file"))
-
-const oneLine = (text: string) => text.replace(/\s+/gu, " ").trim()
+).pipe(Command.withDescription(filesDescriptions.delete))
 
 const search = Command.make(
   "search",
   {
-    query: Args.text({ name: "query" }).pipe(Args.withDescription("What to look for")),
+    query: Args.text({ name: "query" }).pipe(Args.withDescription(filesDescriptions.query)),
     labels,
     path,
     maxSegments: Options.integer("max-segments").pipe(
       Options.optional,
-      Options.withDescription("The most segments returned (1-100)")
+      Options.withDescription(filesDescriptions.maxSegments)
     ),
     json,
     reference: Client.reference
@@ -159,13 +158,13 @@ const search = Command.make(
           ? printJson(found)
           : Effect.forEach(
             found.results,
-            (result) => printShown(`${result.score.toFixed(3)}  ${result.fileName}  ${oneLine(result.text)}`),
+            (result) => printShown(searchHitLine(result)),
             { discard: true }
           )
       ),
       Effect.provide(Client.layer(options.reference))
     )
-).pipe(Command.withDescription("Search the library's segments: score, file name and text, best first"))
+).pipe(Command.withDescription(filesDescriptions.search))
 
 /**
  * The `files` command and its subcommands.
@@ -174,9 +173,6 @@ const search = Command.make(
  * @category commands
  */
 export const command = Command.make("files").pipe(
-  Command.withDescription(
-    "Manage and search the library of files that runs search (with --reference each command starts a fresh " +
-      "embedded service, so use `studio-effect serve` and STUDIO_BASE_URL to keep files between commands)"
-  ),
+  Command.withDescription(filesDescriptions.command),
   Command.withSubcommands([upload, list, get, update, del, search])
 )

@@ -7,6 +7,7 @@ import * as Command from "@effect/cli/Command"
 import * as Options from "@effect/cli/Options"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
+import { noInstructionMessage, runDescriptions, runRequest } from "studio-effect-core/cli/run"
 import { budgets, runIncludes } from "studio-effect-core/wire/maestro"
 import * as Maestro from "../Maestro.js"
 import type { RunRequest } from "../MaestroSchema.js"
@@ -29,7 +30,7 @@ export const budget = choice("budget", budgets).pipe(
 )
 
 const instruction = Args.text({ name: "instruction" }).pipe(
-  Args.withDescription("What the run should do"),
+  Args.withDescription(runDescriptions.instruction),
   Args.optional
 )
 const include = choices("include", runIncludes).pipe(
@@ -38,25 +39,20 @@ const include = choices("include", runIncludes).pipe(
       "is asked for whenever there are requirements)"
   )
 )
-const runId = Args.text({ name: "run-id" }).pipe(Args.withDescription("The run's id, as `run` prints it"))
+const runId = Args.text({ name: "run-id" }).pipe(Args.withDescription(runDescriptions.runId))
 
 const get = Command.make("get", { runId }, (options) =>
   Maestro.retrieve(options.runId).pipe(
     Effect.flatMap(printJson),
     Client.provide(false)
-  )).pipe(Command.withDescription("Print a run as JSON, as it is now (the service at STUDIO_BASE_URL)"))
+  )).pipe(Command.withDescription(runDescriptions.get))
 
 const watch = Command.make("watch", { runId }, (options) =>
   Maestro.retrieve(options.runId).pipe(
     Effect.flatMap((run) => follow(run, { embedded: false })),
     Effect.flatMap(printRun),
     Client.provide(false)
-  )).pipe(
-    Command.withDescription(
-      "Follow a run to its end and print its result and requirement scores, as `run` does (the service at " +
-        "STUDIO_BASE_URL)"
-    )
-  )
+  )).pipe(Command.withDescription(runDescriptions.watch))
 
 /**
  * The `run` command and its subcommands.
@@ -70,26 +66,18 @@ export const command = Command.make(
   (options) =>
     Effect.gen(function*() {
       if (Option.isNone(options.instruction)) {
-        return yield* new CliFailure({
-          message: "No instruction: give one (studio-effect run \"Write two tips\"), or pick up a run with " +
-            "`studio-effect run watch <run-id>`"
-        })
+        return yield* new CliFailure({ message: noInstructionMessage })
       }
-      const includes = new Set(options.include)
-      if (options.requirements.length > 0) includes.add("requirements_result")
-      const request: RunRequest = {
-        input: options.instruction.value,
-        ...(options.requirements.length > 0 ? { requirements: options.requirements } : {}),
-        ...Option.match(options.budget, { onNone: () => ({}), onSome: (budget) => ({ budget }) }),
-        ...(includes.size > 0 ? { include: [...includes] } : {})
-      }
+      const request: RunRequest = runRequest(
+        options.instruction.value,
+        options.requirements,
+        Option.getOrUndefined(options.budget),
+        options.include
+      )
       const run = yield* Effect.flatMap(Maestro.create(request), (run) => follow(run, { embedded: options.reference }))
       yield* printRun(run)
     }).pipe(Effect.provide(Client.layer(options.reference)))
 ).pipe(
-  Command.withDescription(
-    "Start an orchestration run, follow it, and print its result and requirement scores; Ctrl-C stops " +
-      "following it and says how to pick it up (`run watch`)"
-  ),
+  Command.withDescription(runDescriptions.command),
   Command.withSubcommands([get, watch])
 )

@@ -10,6 +10,7 @@ import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
+import { handleSignals, waitForCtrlC } from "studio-effect-core/cli/signals"
 import { CliFailure } from "./failure.js"
 import { StdoutClosed } from "./output.js"
 import * as Terminal from "./terminal.js"
@@ -23,9 +24,6 @@ import * as Terminal from "./terminal.js"
  */
 export const environment = Layer.mergeAll(Terminal.layer, Path.layer, FileSystem.layerNoop({}))
 
-/** What waits for Ctrl-C now (see `ctrlC`): the process has one signal handler, `runMain`'s, which hands it on. */
-const waitingForCtrlC = new Set<() => void>()
-
 /**
  * Ctrl-C, for a command that gives it a meaning of its own (following a run stops following it): completes
  * at the next SIGINT, and while it waits, SIGINT does not interrupt the command.
@@ -33,14 +31,9 @@ const waitingForCtrlC = new Set<() => void>()
  * @since 0.1.0
  * @category running
  */
-export const ctrlC: Effect.Effect<void> = Effect.async<void>((resume) => {
-  const waiter = () => resume(Effect.void)
-  waitingForCtrlC.add(waiter)
-  return Effect.sync(() => waitingForCtrlC.delete(waiter))
-})
-
-/** A failed write is told to its own callback (output.ts); the stream's 'error' event, thrown when nothing listens, adds nothing. */
-const ignoreStreamError = () => {}
+export const ctrlC: Effect.Effect<void> = Effect.async<void>((resume) =>
+  Effect.sync(waitForCtrlC(() => resume(Effect.void)))
+)
 
 /**
  * Runs the main effect of the process: Ctrl-C (or SIGTERM) interrupts it, unless it waits for Ctrl-C itself
@@ -50,25 +43,9 @@ const ignoreStreamError = () => {}
  * @category running
  */
 export const runMain = makeRunMain(({ fiber, teardown }) => {
-  const stop = () => {
-    process.removeListener("SIGINT", onInterrupt)
-    process.removeListener("SIGTERM", stop)
-    fiber.unsafeInterruptAsFork(fiber.id())
-  }
-  const onInterrupt = () => {
-    if (waitingForCtrlC.size === 0) return stop()
-    for (const waiter of [...waitingForCtrlC]) {
-      waitingForCtrlC.delete(waiter)
-      waiter()
-    }
-  }
-  process.on("SIGINT", onInterrupt)
-  process.on("SIGTERM", stop)
-  process.stdout.on("error", ignoreStreamError)
-  process.stderr.on("error", ignoreStreamError)
+  const removeHandlers = handleSignals(process, () => fiber.unsafeInterruptAsFork(fiber.id()))
   fiber.addObserver((exit) => {
-    process.removeListener("SIGINT", onInterrupt)
-    process.removeListener("SIGTERM", stop)
+    removeHandlers()
     teardown(exit, (code) => {
       process.exitCode = code
     })

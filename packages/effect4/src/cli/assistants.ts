@@ -6,6 +6,7 @@ import * as Command from "effect/cli/Command"
 import * as Flag from "effect/cli/Flag"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
+import { assistantLine, assistantRunRequest, assistantsDescriptions } from "studio-effect-core/cli/assistants"
 import * as Client from "./client.js"
 import * as Modules from "./modules.js"
 import { follow, printRun } from "./progress.js"
@@ -15,7 +16,7 @@ import { printJson, printShown } from "./stdio.js"
 
 const json = Flag.Boolean("json").pipe(
   Flag.withDefault(false),
-  Flag.withDescription("Print the service's answer as JSON")
+  Flag.withDescription(assistantsDescriptions.json)
 )
 /** The fields of an assistant that `create` and `update` take from their flags, each only when given. */
 const assistantFields = <B, R>(
@@ -32,9 +33,12 @@ const assistantFields = <B, R>(
   ...Option.match(options.budget, { onNone: () => ({}), onSome: (budget) => ({ budget }) })
 })
 
-const assistantId = Argument.String("assistant-id").pipe(Argument.withDescription("The assistant's id"))
-const description = Flag.String("description").pipe(Flag.optional, Flag.withDescription("What it is for"))
-const system = Flag.String("system").pipe(Flag.optional, Flag.withDescription("Its system prompt"))
+const assistantId = Argument.String("assistant-id").pipe(Argument.withDescription(assistantsDescriptions.assistantId))
+const description = Flag.String("description").pipe(
+  Flag.optional,
+  Flag.withDescription(assistantsDescriptions.description)
+)
+const system = Flag.String("system").pipe(Flag.optional, Flag.withDescription(assistantsDescriptions.system))
 
 const list = Command.make(
   "list",
@@ -44,18 +48,18 @@ const list = Command.make(
       Effect.flatMap((assistants) =>
         options.json
           ? printJson(assistants)
-          : Effect.forEach(assistants.results, (assistant) => printShown(`${assistant.id}  ${assistant.name}`), {
+          : Effect.forEach(assistants.results, (assistant) => printShown(assistantLine(assistant)), {
             discard: true
           })
       ),
       Client.provide(options.reference)
     )
-).pipe(Command.withDescription("List the assistants: one per line, its id then its name"))
+).pipe(Command.withDescription(assistantsDescriptions.list))
 
 const create = Command.make(
   "create",
   {
-    name: Argument.String("name").pipe(Argument.withDescription("The assistant's name")),
+    name: Argument.String("name").pipe(Argument.withDescription(assistantsDescriptions.name)),
     description,
     system,
     requirements,
@@ -76,7 +80,7 @@ const create = Command.make(
   }
 ).pipe(
   Command.validate((input) => checkMandatory(input.requirements)),
-  Command.withDescription("Create an assistant and print its id")
+  Command.withDescription(assistantsDescriptions.create)
 )
 
 const get = Command.make(
@@ -88,13 +92,13 @@ const get = Command.make(
         Effect.flatMap(printJson),
         Client.provide(options.reference)
       ))
-).pipe(Command.withDescription("Print an assistant as JSON"))
+).pipe(Command.withDescription(assistantsDescriptions.get))
 
 const update = Command.make(
   "update",
   {
     assistantId,
-    name: Flag.String("name").pipe(Flag.optional, Flag.withDescription("Its new name")),
+    name: Flag.String("name").pipe(Flag.optional, Flag.withDescription(assistantsDescriptions.newName)),
     description,
     system,
     requirements,
@@ -114,39 +118,32 @@ const update = Command.make(
   }
 ).pipe(
   Command.validate((input) => checkMandatory(input.requirements)),
-  Command.withDescription(
-    "Change an assistant: only the fields given change (--requirement replaces its requirements); print its id " +
-      "(the service at STUDIO_BASE_URL)"
-  )
+  Command.withDescription(assistantsDescriptions.update)
 )
 
 const run = Command.make(
   "run",
   {
     assistantId,
-    message: Argument.String("message").pipe(Argument.withDescription("The user's message")),
+    message: Argument.String("message").pipe(Argument.withDescription(assistantsDescriptions.message)),
     requirements,
     reference: Client.reference
   },
   (options) => {
     const chosen = requirementsOf(options.requirements)
-    return Effect.flatMap(Modules.Assistants, (Assistants) =>
-      Assistants.run(options.assistantId, {
-        input: [{ role: "user", content: options.message }],
-        ...(chosen.length > 0 ? { requirements: chosen } : {}),
-        include: ["requirements_result"]
-      }).pipe(
-        Effect.flatMap((run) => follow(run, { embedded: options.reference })),
-        Effect.flatMap(printRun),
-        Client.provide(options.reference)
-      ))
+    return Effect.flatMap(
+      Modules.Assistants,
+      (Assistants) =>
+        Assistants.run(options.assistantId, assistantRunRequest(options.message, chosen)).pipe(
+          Effect.flatMap((run) => follow(run, { embedded: options.reference })),
+          Effect.flatMap(printRun),
+          Client.provide(options.reference)
+        )
+    )
   }
 ).pipe(
   Command.validate((input) => checkMandatory(input.requirements)),
-  Command.withDescription(
-    "Run an assistant on a message, follow the run, and print its result and requirement scores " +
-      "(--requirement replaces the stored requirements for this run)"
-  )
+  Command.withDescription(assistantsDescriptions.run)
 )
 
 const del = Command.make(
@@ -158,7 +155,7 @@ const del = Command.make(
         Effect.flatMap((deleted) => printShown(`deleted ${deleted.id}`)),
         Client.provide(options.reference)
       ))
-).pipe(Command.withDescription("Delete an assistant"))
+).pipe(Command.withDescription(assistantsDescriptions.delete))
 
 /**
  * The `assistants` command and its subcommands.
@@ -167,9 +164,6 @@ const del = Command.make(
  * @category commands
  */
 export const command = Command.make("assistants").pipe(
-  Command.withDescription(
-    "Manage and run stored assistants (with --reference each command starts a fresh embedded service, " +
-      "so use `studio-effect serve` and STUDIO_BASE_URL to keep assistants between commands)"
-  ),
+  Command.withDescription(assistantsDescriptions.command),
   Command.withSubcommands([list, create, get, update, run, del])
 )

@@ -8,6 +8,12 @@ import * as Effect from "effect/Effect"
 import * as FetchHttpClient from "effect/http/FetchHttpClient"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
+import {
+  isNotFound,
+  missingKeyMessage,
+  referenceDescription,
+  unknownInFreshMessage
+} from "studio-effect-core/cli/client"
 import { CliFailure } from "./failure.js"
 import * as Modules from "./modules.js"
 
@@ -19,10 +25,7 @@ import * as Modules from "./modules.js"
  */
 export const reference = Flag.Boolean("reference").pipe(
   Flag.withDefault(false),
-  Flag.withDescription(
-    "Use the reference service embedded in memory (no key, no network; a fresh one for each command) " +
-      "instead of the Studio service at STUDIO_BASE_URL with STUDIO_API_KEY"
-  )
+  Flag.withDescription(referenceDescription)
 )
 
 /**
@@ -39,10 +42,7 @@ export const layer = (useReference: boolean) =>
       Effect.gen(function*() {
         const key = yield* Config.option(Config.String("STUDIO_API_KEY")).pipe(Effect.orDie)
         if (Option.isNone(Option.filter(key, (key) => key.trim() !== ""))) {
-          return yield* new CliFailure({
-            message: "STUDIO_API_KEY is not set: export your Studio API key (and STUDIO_BASE_URL for another " +
-              "address), or add --reference to use the embedded reference service"
-          })
+          return yield* new CliFailure({ message: missingKeyMessage })
         }
         const StudioClient = yield* Modules.StudioClient
         return StudioClient.layerConfig().pipe(Layer.provide(FetchHttpClient.layer))
@@ -60,11 +60,4 @@ export const provide = (useReference: boolean) => <A, E, R>(self: Effect.Effect<
   (useReference ? Effect.mapError(self, (error): E | CliFailure => isNotFound(error) ? unknownInFresh : error) : self)
     .pipe(Effect.provide(layer(useReference)))
 
-const unknownInFresh = new CliFailure({
-  message: "NotFound: with --reference each command starts a fresh embedded reference service, so an id from " +
-    "another command is not in it. To keep assistants and runs between commands, run `studio-effect serve` and " +
-    "set STUDIO_BASE_URL to its address (and STUDIO_API_KEY to any key)"
-})
-
-const isNotFound = (error: unknown): boolean =>
-  typeof error === "object" && error !== null && (error as { _tag?: unknown })._tag === "NotFound"
+const unknownInFresh = new CliFailure({ message: unknownInFreshMessage })

@@ -10,6 +10,7 @@ import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
 import { createReadStream } from "node:fs"
 import { basename } from "node:path"
+import { cannotReadMessage, fileLine, filesDescriptions, searchHitLine } from "studio-effect-core/cli/files"
 import { fileStatuses } from "studio-effect-core/wire/library"
 import * as Client from "./client.js"
 import { CliFailure } from "./failure.js"
@@ -18,18 +19,18 @@ import { printJson, printShown } from "./stdio.js"
 
 const json = Flag.Boolean("json").pipe(
   Flag.withDefault(false),
-  Flag.withDescription("Print the service's answer as JSON")
+  Flag.withDescription(filesDescriptions.json)
 )
 const labels = Flag.String("label").pipe(
   Flag.atLeast(0),
-  Flag.withDescription("A label; repeat for several")
+  Flag.withDescription(filesDescriptions.label)
 )
 const path = Flag.String("path").pipe(
   Flag.optional,
-  Flag.withDescription("A path-like string to organize and filter files by (pets/dogs); filters match it as a prefix")
+  Flag.withDescription(filesDescriptions.path)
 )
-const publicUrl = Flag.String("public-url").pipe(Flag.optional, Flag.withDescription("A public URL kept with the file"))
-const fileId = Argument.String("file-id").pipe(Argument.withDescription("The file's id"))
+const publicUrl = Flag.String("public-url").pipe(Flag.optional, Flag.withDescription(filesDescriptions.publicUrl))
+const fileId = Argument.String("file-id").pipe(Argument.withDescription(filesDescriptions.fileId))
 const given = <K extends string, A>(key: K, option: Option.Option<A>): { readonly [k in K]?: A } =>
   Option.match(option, { onNone: () => ({}), onSome: (value) => ({ [key]: value }) as { [k in K]: A } })
 
@@ -37,14 +38,14 @@ const given = <K extends string, A>(key: K, option: Option.Option<A>): { readonl
 const fileStream = (file: string) =>
   Stream.fromAsyncIterable(
     createReadStream(file) as AsyncIterable<Uint8Array>,
-    (cause) => new CliFailure({ message: `cannot read ${file}: ${cause instanceof Error ? cause.message : cause}` })
+    (cause) => new CliFailure({ message: cannotReadMessage(file, cause) })
   )
 
 const upload = Command.make(
   "upload",
   {
     file: Argument.String("file").pipe(
-      Argument.withDescription("The local file (.txt, .md, .html, .json, .pdf, .docx)")
+      Argument.withDescription(filesDescriptions.file)
     ),
     labels,
     path,
@@ -63,17 +64,17 @@ const upload = Command.make(
         Effect.flatMap((uploaded) => options.json ? printJson(uploaded) : printShown(uploaded.fileId)),
         Effect.provide(Client.layer(options.reference))
       ))
-).pipe(Command.withDescription("Upload a file to the library and print its id"))
+).pipe(Command.withDescription(filesDescriptions.upload))
 
 const list = Command.make(
   "list",
   {
     labels,
     path,
-    name: Flag.String("name").pipe(Flag.optional, Flag.withDescription("Only the files of this name")),
+    name: Flag.String("name").pipe(Flag.optional, Flag.withDescription(filesDescriptions.name)),
     status: Flag.Literals("status", fileStatuses).pipe(
       Flag.optional,
-      Flag.withDescription("Only files in this status")
+      Flag.withDescription(filesDescriptions.status)
     ),
     json,
     reference: Client.reference
@@ -92,13 +93,13 @@ const list = Command.make(
             ? printJson(files)
             : Effect.forEach(
               files,
-              (file) => printShown(`${file.fileId}  ${file.status}  ${file.name}  ${(file.labels ?? []).join(",")}`),
+              (file) => printShown(fileLine(file)),
               { discard: true }
             )
         ),
         Effect.provide(Client.layer(options.reference))
       ))
-).pipe(Command.withDescription("List the library's files, every page: id, status, name and labels, one per line"))
+).pipe(Command.withDescription(filesDescriptions.list))
 
 const get = Command.make(
   "get",
@@ -112,7 +113,7 @@ const get = Command.make(
           Effect.provide(Client.layer(options.reference))
         )
     )
-).pipe(Command.withDescription("Print a file's metadata as JSON"))
+).pipe(Command.withDescription(filesDescriptions.get))
 
 const update = Command.make(
   "update",
@@ -126,7 +127,7 @@ const update = Command.make(
         Effect.andThen(printShown(`updated ${options.fileId}`)),
         Effect.provide(Client.layer(options.reference))
       ))
-).pipe(Command.withDescription("Replace a file's labels (all of them) and public URL"))
+).pipe(Command.withDescription(filesDescriptions.update))
 
 const del = Command.make(
   "delete",
@@ -137,19 +138,17 @@ const del = Command.make(
         Effect.andThen(printShown(`deleted ${options.fileId}`)),
         Effect.provide(Client.layer(options.reference))
       ))
-).pipe(Command.withDescription("Delete a file"))
-
-const oneLine = (text: string) => text.replace(/\s+/gu, " ").trim()
+).pipe(Command.withDescription(filesDescriptions.delete))
 
 const search = Command.make(
   "search",
   {
-    query: Argument.String("query").pipe(Argument.withDescription("What to look for")),
+    query: Argument.String("query").pipe(Argument.withDescription(filesDescriptions.query)),
     labels,
     path,
     maxSegments: Flag.Int("max-segments").pipe(
       Flag.optional,
-      Flag.withDescription("The most segments returned (1-100)")
+      Flag.withDescription(filesDescriptions.maxSegments)
     ),
     json,
     reference: Client.reference
@@ -167,13 +166,13 @@ const search = Command.make(
             ? printJson(found)
             : Effect.forEach(
               found.results,
-              (result) => printShown(`${result.score.toFixed(3)}  ${result.fileName}  ${oneLine(result.text)}`),
+              (result) => printShown(searchHitLine(result)),
               { discard: true }
             )
         ),
         Effect.provide(Client.layer(options.reference))
       ))
-).pipe(Command.withDescription("Search the library's segments: score, file name and text, best first"))
+).pipe(Command.withDescription(filesDescriptions.search))
 
 /**
  * The `files` command and its subcommands.
@@ -182,9 +181,6 @@ const search = Command.make(
  * @category commands
  */
 export const command = Command.make("files").pipe(
-  Command.withDescription(
-    "Manage and search the library of files that runs search (with --reference each command starts a fresh " +
-      "embedded service, so use `studio-effect serve` and STUDIO_BASE_URL to keep files between commands)"
-  ),
+  Command.withDescription(filesDescriptions.command),
   Command.withSubcommands([upload, list, get, update, del, search])
 )

@@ -11,7 +11,7 @@ import * as Ref from "effect/Ref"
 import * as Schedule from "effect/Schedule"
 import * as Stdio from "effect/Stdio"
 import * as Stream from "effect/Stream"
-import { visibleControls } from "studio-effect-core/text/visibleControls"
+import { progressLine, redrawn, runReport, stoppedMessage } from "studio-effect-core/cli/progress"
 import type { MaestroRun } from "../MaestroSchema.js"
 import type { StudioClient } from "../StudioClient.js"
 import type { StudioError } from "../StudioError.js"
@@ -20,20 +20,9 @@ import * as Modules from "./modules.js"
 import { ctrlC } from "./runtime.js"
 import { printError, printLine, shownOnStdout, writeError } from "./stdio.js"
 
-const seconds = (millis: number): string => `${(millis / 1000).toFixed(1)}s`
-
-/**
- * What Ctrl-C while a run is followed says: the run goes on in the service, and how to pick it up; with the
- * embedded reference service, that it ends with the command.
- */
+/** The failure Ctrl-C while a run is followed ends the command with. */
 const stopped = (id: string, embedded: boolean): CliFailure =>
-  new CliFailure({
-    exitCode: 130,
-    message: embedded
-      ? `Stopped run ${id}: the embedded reference service (--reference) ends with this command, and the run with it`
-      : `Stopped following run ${id}, which goes on in the service: \`studio-effect run watch ${id}\` follows it ` +
-        `again, \`studio-effect run get ${id}\` shows it`
-  })
+  new CliFailure({ exitCode: 130, message: stoppedMessage(id, embedded) })
 
 /**
  * Polls a run until it is terminal, as `Maestro.poll` does, showing its progress on stderr: on a
@@ -54,11 +43,11 @@ export const follow = (
     const line = Effect.gen(function*() {
       const { polls, status } = yield* Ref.get(state)
       const now = yield* Clock.currentTimeMillis
-      return `run ${started.id}: ${status}, ${seconds(now - start)}, ${polls} ${polls === 1 ? "poll" : "polls"}`
+      return progressLine(started.id, status, now - start, polls)
     })
     const draw = Effect.flatMap(
       line,
-      (text) => redraw ? writeError(`\r\x1b[2K${visibleControls(text)}`) : printError(text)
+      (text) => redraw ? writeError(redrawn(text)) : printError(text)
     )
     yield* draw
     const ticker = redraw
@@ -80,9 +69,6 @@ export const follow = (
     return Option.getOrElse(last, () => started)
   })
 
-const text = (value: unknown): string =>
-  typeof value === "string" ? value : value === null || value === undefined ? "(none)" : JSON.stringify(value, null, 2)
-
 /**
  * Prints a terminal run: its result, then a table of its requirement scores and the overall score.
  *
@@ -92,24 +78,5 @@ const text = (value: unknown): string =>
 export const printRun = (run: MaestroRun): Effect.Effect<void, PlatformError.PlatformError, Stdio.Stdio> =>
   Effect.gen(function*() {
     const shown = yield* shownOnStdout
-    yield* printLine(shown(text(run.result)))
-    const result = run.requirements_result
-    if (result === undefined || result === null || result.requirements.length === 0) return
-    const rows = result.requirements.map((requirement) => [
-      shown(requirement.name) + (requirement.is_mandatory === true ? " *" : ""),
-      requirement.score.toFixed(2),
-      shown(requirement.reason ?? "")
-    ])
-    const header = ["requirement", "score", "reason"]
-    const widths = [0, 1].map((column) => Math.max(...[header, ...rows].map((row) => row[column]!.length)))
-    const format = (row: ReadonlyArray<string>) =>
-      `${row[0]!.padEnd(widths[0]!)}  ${row[1]!.padStart(widths[1]!)}  ${row[2]!}`.trimEnd()
-    yield* printLine("")
-    yield* printLine(format(header))
-    for (const row of rows) yield* printLine(format(row))
-    const overall = result.score === undefined ? "-" : result.score.toFixed(2)
-    yield* printLine(
-      `score ${overall}${result.finish_reason ? ` (${shown(result.finish_reason)})` : ""}` +
-        (rows.some((row) => row[0]!.endsWith(" *")) ? "; * mandatory" : "")
-    )
+    for (const line of runReport(run, shown)) yield* printLine(line)
   })

@@ -4,49 +4,22 @@
 import * as CliError from "effect/cli/CliError"
 import * as Flag from "effect/cli/Flag"
 import * as Effect from "effect/Effect"
-
-/**
- * A requirement as the command line gives it.
- *
- * @since 0.1.0
- * @category models
- */
-export interface Requirement {
-  readonly name: string
-  readonly description: string
-  readonly is_mandatory: boolean
-}
+import * as Requirements from "studio-effect-core/cli/requirements"
 
 const invalid = (message: string) => Effect.fail(new CliError.ValidationError({ message }))
 
 const given = Flag.String("requirement").pipe(
   Flag.atLeast(0),
-  Flag.withDescription("A requirement on the output, as name=description; repeat for several"),
-  Flag.mapEffect((values) =>
-    Effect.gen(function*() {
-      const parsed: Array<{ readonly name: string; readonly description: string }> = []
-      for (const value of values) {
-        const at = value.indexOf("=")
-        const name = at < 0 ? "" : value.slice(0, at).trim()
-        const description = at < 0 ? "" : value.slice(at + 1).trim()
-        if (name === "" || description === "") {
-          return yield* invalid(
-            `--requirement needs name=description, as in "list=Answer as a numbered list"; got "${value}"`
-          )
-        }
-        if (parsed.some((requirement) => requirement.name === name)) {
-          return yield* invalid(`--requirement ${name} is given twice: give each requirement a name of its own`)
-        }
-        parsed.push({ name, description })
-      }
-      return parsed
-    })
-  )
+  Flag.withDescription(Requirements.requirementDescriptions.requirement),
+  Flag.mapEffect((values) => {
+    const parsed = Requirements.parseRequirements(values)
+    return parsed._tag === "Invalid" ? invalid(parsed.message) : Effect.succeed(parsed.requirements)
+  })
 )
 
 const mandatory = Flag.String("mandatory").pipe(
   Flag.atLeast(0),
-  Flag.withDescription("Make the requirement of this name mandatory; repeat for several")
+  Flag.withDescription(Requirements.requirementDescriptions.mandatory)
 )
 
 /**
@@ -65,7 +38,7 @@ export const requirements = { given, mandatory }
  * @category models
  */
 export interface RequirementFlags {
-  readonly given: ReadonlyArray<{ readonly name: string; readonly description: string }>
+  readonly given: ReadonlyArray<Requirements.GivenRequirement>
   readonly mandatory: ReadonlyArray<string>
 }
 
@@ -76,10 +49,8 @@ export interface RequirementFlags {
  * @category options
  */
 export const checkMandatory = ({ given, mandatory }: RequirementFlags): Effect.Effect<void, CliError.CliError> => {
-  const unknown = mandatory.find((name) => !given.some((requirement) => requirement.name === name))
-  return unknown === undefined
-    ? Effect.void
-    : invalid(`--mandatory ${unknown} names no requirement: add --requirement "${unknown}=..." first`)
+  const refusal = Requirements.unknownMandatory(given, mandatory)
+  return refusal === undefined ? Effect.void : invalid(refusal)
 }
 
 /**
@@ -88,5 +59,5 @@ export const checkMandatory = ({ given, mandatory }: RequirementFlags): Effect.E
  * @since 0.1.0
  * @category options
  */
-export const requirementsOf = ({ given, mandatory }: RequirementFlags): ReadonlyArray<Requirement> =>
-  given.map(({ description, name }) => ({ name, description, is_mandatory: mandatory.includes(name) }))
+export const requirementsOf = ({ given, mandatory }: RequirementFlags): ReadonlyArray<Requirements.Requirement> =>
+  Requirements.requirementsOf(given, mandatory)

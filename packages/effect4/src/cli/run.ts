@@ -7,6 +7,7 @@ import * as Command from "effect/cli/Command"
 import * as Flag from "effect/cli/Flag"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
+import { noInstructionMessage, runDescriptions, runRequest } from "studio-effect-core/cli/run"
 import type { RunRequest } from "../MaestroSchema.js"
 import * as Client from "./client.js"
 import { CliFailure } from "./failure.js"
@@ -27,7 +28,7 @@ export const budget = Flag.Literals("budget", ["low", "medium", "high"]).pipe(
 )
 
 const instruction = Argument.String("instruction").pipe(
-  Argument.withDescription("What the run should do"),
+  Argument.withDescription(runDescriptions.instruction),
   Argument.optional
 )
 const include = Flag.Literals("include", ["data_sources", "requirements_result"]).pipe(
@@ -37,7 +38,7 @@ const include = Flag.Literals("include", ["data_sources", "requirements_result"]
   )
 )
 
-const runId = Argument.String("run-id").pipe(Argument.withDescription("The run's id, as `run` prints it"))
+const runId = Argument.String("run-id").pipe(Argument.withDescription(runDescriptions.runId))
 
 const get = Command.make(
   "get",
@@ -47,7 +48,7 @@ const get = Command.make(
       Effect.flatMap(printJson),
       Client.provide(false)
     )
-).pipe(Command.withDescription("Print a run as JSON, as it is now (the service at STUDIO_BASE_URL)"))
+).pipe(Command.withDescription(runDescriptions.get))
 
 const watch = Command.make(
   "watch",
@@ -58,12 +59,7 @@ const watch = Command.make(
       Effect.flatMap(printRun),
       Client.provide(false)
     )
-).pipe(
-  Command.withDescription(
-    "Follow a run to its end and print its result and requirement scores, as `run` does (the service at " +
-      "STUDIO_BASE_URL)"
-  )
-)
+).pipe(Command.withDescription(runDescriptions.watch))
 
 /**
  * The `run` command and its subcommands.
@@ -77,29 +73,21 @@ export const command = Command.make(
   (options) =>
     Effect.gen(function*() {
       if (Option.isNone(options.instruction)) {
-        return yield* new CliFailure({
-          message: "No instruction: give one (studio-effect run \"Write two tips\"), or pick up a run with " +
-            "`studio-effect run watch <run-id>`"
-        })
+        return yield* new CliFailure({ message: noInstructionMessage })
       }
       const chosen = requirementsOf(options.requirements)
-      const includes = new Set(options.include)
-      if (chosen.length > 0) includes.add("requirements_result")
-      const request: RunRequest = {
-        input: options.instruction.value,
-        ...(chosen.length > 0 ? { requirements: chosen } : {}),
-        ...Option.match(options.budget, { onNone: () => ({}), onSome: (budget) => ({ budget }) }),
-        ...(includes.size > 0 ? { include: [...includes] } : {})
-      }
+      const request: RunRequest = runRequest(
+        options.instruction.value,
+        chosen,
+        Option.getOrUndefined(options.budget),
+        options.include
+      )
       const Maestro = yield* Modules.Maestro
       const run = yield* Effect.flatMap(Maestro.create(request), (run) => follow(run, { embedded: options.reference }))
       yield* printRun(run)
     }).pipe(Effect.provide(Client.layer(options.reference)))
 ).pipe(
   Command.validate((input) => checkMandatory(input.requirements)),
-  Command.withDescription(
-    "Start an orchestration run, follow it, and print its result and requirement scores; Ctrl-C stops " +
-      "following it and says how to pick it up (`run watch`)"
-  ),
+  Command.withDescription(runDescriptions.command),
   Command.withSubcommands([get, watch])
 )

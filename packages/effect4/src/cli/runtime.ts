@@ -11,6 +11,7 @@ import * as Path from "effect/Path"
 import * as PlatformError from "effect/PlatformError"
 import * as ChildProcessSpawner from "effect/process/ChildProcessSpawner"
 import { defaultTeardown, makeRunMain } from "effect/Runtime"
+import { handleSignals, waitForCtrlC } from "studio-effect-core/cli/signals"
 import * as Stdio from "./stdio.js"
 import * as Terminal from "./terminal.js"
 
@@ -46,9 +47,6 @@ export const environment = Layer.mergeAll(
   noProcesses
 )
 
-/** What waits for Ctrl-C now (see `ctrlC`): the process has one signal handler, `runMain`'s, which hands it on. */
-const waitingForCtrlC = new Set<() => void>()
-
 /**
  * Ctrl-C, for a command that gives it a meaning of its own (following a run stops following it): completes
  * at the next SIGINT, and while it waits, SIGINT does not interrupt the command.
@@ -56,14 +54,9 @@ const waitingForCtrlC = new Set<() => void>()
  * @since 0.1.0
  * @category running
  */
-export const ctrlC: Effect.Effect<void> = Effect.callback<void>((resume) => {
-  const waiter = () => resume(Effect.void)
-  waitingForCtrlC.add(waiter)
-  return Effect.sync(() => waitingForCtrlC.delete(waiter))
-})
-
-/** A failed write is told to its own callback (stdio.ts); the stream's 'error' event, thrown when nothing listens, adds nothing. */
-const ignoreStreamError = () => {}
+export const ctrlC: Effect.Effect<void> = Effect.callback<void>((resume) =>
+  Effect.sync(waitForCtrlC(() => resume(Effect.void)))
+)
 
 /**
  * Runs the main effect of the process: Ctrl-C (or SIGTERM) interrupts it, unless it waits for Ctrl-C itself
@@ -73,25 +66,9 @@ const ignoreStreamError = () => {}
  * @category running
  */
 export const runMain = makeRunMain(({ fiber, teardown }) => {
-  const stop = () => {
-    process.removeListener("SIGINT", onInterrupt)
-    process.removeListener("SIGTERM", stop)
-    fiber.interruptUnsafe(fiber.id)
-  }
-  const onInterrupt = () => {
-    if (waitingForCtrlC.size === 0) return stop()
-    for (const waiter of [...waitingForCtrlC]) {
-      waitingForCtrlC.delete(waiter)
-      waiter()
-    }
-  }
-  process.on("SIGINT", onInterrupt)
-  process.on("SIGTERM", stop)
-  process.stdout.on("error", ignoreStreamError)
-  process.stderr.on("error", ignoreStreamError)
+  const removeHandlers = handleSignals(process, () => fiber.interruptUnsafe(fiber.id))
   fiber.addObserver((exit) => {
-    process.removeListener("SIGINT", onInterrupt)
-    process.removeListener("SIGTERM", stop)
+    removeHandlers()
     teardown(exit, (code) => {
       process.exitCode = code
     })

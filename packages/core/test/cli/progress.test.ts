@@ -1,0 +1,72 @@
+/**
+ * A followed run as the command shows it: the progress line, and the report of a terminal run (its result,
+ * then a table of requirement scores aligned in columns, then the overall score).
+ */
+import { describe, expect, it } from "vitest"
+import { progressLine, redrawn, runReport, stoppedMessage } from "../../src/cli/progress.js"
+
+const same = (text: string) => text
+
+describe("progressLine", () => {
+  it("says the status, the elapsed seconds and the polls", () => {
+    expect(progressLine("run-1", "in_progress", 1234, 1)).toBe("run run-1: in_progress, 1.2s, 1 poll")
+    expect(progressLine("run-1", "completed", 0, 3)).toBe("run run-1: completed, 0.0s, 3 polls")
+  })
+})
+
+describe("redrawn", () => {
+  it("returns to the line's start and erases it, with control characters made visible", () => {
+    const text = redrawn("a\u001b]0;title\u0007b")
+    expect(text.startsWith("\r\x1b[2K")).toBe(true)
+    expect(text.slice(5)).not.toMatch(/[\u0000-\u001f]/u)
+  })
+})
+
+describe("stoppedMessage", () => {
+  it("says how to pick the run up, or that the embedded service ends with the command", () => {
+    expect(stoppedMessage("r", false)).toContain("`studio-effect run watch r`")
+    expect(stoppedMessage("r", true)).toContain("the embedded reference service (--reference) ends")
+  })
+})
+
+describe("runReport", () => {
+  it("is the result alone when there are no requirement scores", () => {
+    expect(runReport({ result: "done" }, same)).toEqual(["done"])
+    expect(runReport({ result: null, requirements_result: null }, same)).toEqual(["(none)"])
+    expect(runReport({ result: { a: 1 }, requirements_result: { requirements: [] } }, same)).toEqual([
+      JSON.stringify({ a: 1 }, null, 2)
+    ])
+  })
+
+  it("lays the scores out in columns, marks the mandatory ones and ends with the overall score", () => {
+    const lines = runReport({
+      result: "done",
+      requirements_result: {
+        score: 0.5,
+        finish_reason: "all requirements met",
+        requirements: [
+          { name: "list", is_mandatory: true, score: 1, reason: "a list" },
+          { name: "brevity-of-answer", score: 0, reason: null }
+        ]
+      }
+    }, same)
+    expect(lines).toEqual([
+      "done",
+      "",
+      "requirement        score  reason",
+      "list *              1.00  a list",
+      "brevity-of-answer   0.00",
+      "score 0.50 (all requirements met); * mandatory"
+    ])
+  })
+
+  it("shows every text from the service through `shown`, and no overall score as -", () => {
+    const lines = runReport({
+      result: "r",
+      requirements_result: { requirements: [{ name: "n", score: 0.25, reason: "why" }] }
+    }, (text) => text.toUpperCase())
+    expect(lines[0]).toBe("R")
+    expect(lines[3]).toBe("N             0.25  WHY")
+    expect(lines.at(-1)).toBe("score -")
+  })
+})
