@@ -19,6 +19,7 @@ import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 import * as Tracer from "effect/Tracer"
 import type { Simplify } from "effect/Types"
+import { completionAttributes, requestAttributes } from "studio-effect-core/ai/telemetry"
 import { type FinishChoice as CoreFinishChoice, finishChoicesOf } from "studio-effect-core/chat/finishChoices"
 import { canStream } from "studio-effect-core/wire/chat"
 import type { ChatModel } from "studio-effect-core/wire/models"
@@ -248,30 +249,15 @@ const isStudioError = Schema.is(StudioError)
 // Internals
 // =============================================================================
 
-const stopSequences = (stop: ChatRequest["stop"]): ReadonlyArray<string> | undefined =>
-  stop === undefined || stop === null ? undefined : typeof stop === "string" ? [stop] : stop
-
 const annotateRequest = (span: Tracer.Span, request: ChatRequest): void =>
   Telemetry.addGenAIAnnotations(span, {
     provider: { name: "studio" },
     operation: { name: "chat" },
-    request: {
-      model: request.model,
-      temperature: request.temperature,
-      topP: request.top_p,
-      maxTokens: request.max_tokens,
-      stopSequences: stopSequences(request.stop)
-    }
+    request: requestAttributes(request)
   })
 
 const annotateCompletion = (span: Tracer.Span, completion: ChatCompletion, checked: (text: string) => string): void =>
-  Telemetry.addGenAIAnnotations(span, {
-    response: {
-      id: checked(completion.id),
-      finishReasons: completion.choices.map((choice) => checked(choice.finish_reason ?? "unknown"))
-    },
-    usage: { inputTokens: completion.usage.prompt_tokens, outputTokens: completion.usage.completion_tokens }
-  })
+  Telemetry.addGenAIAnnotations(span, completionAttributes(completion, checked))
 
 const annotateStreamPart = (
   span: Tracer.Span,

@@ -19,6 +19,7 @@ import * as Redacted from "effect/Redacted"
 import * as Result from "effect/Result"
 import * as Stream from "effect/Stream"
 import { ClientClosed } from "studio-effect-core/failure/ClientClosed"
+import { callSignal, closedIterable, untilAborted } from "studio-effect-core/promise/cancellation"
 import * as Assistants from "../Assistants.js"
 import type {
   Assistant,
@@ -205,8 +206,7 @@ export class Studio {
 
   /** The call's own signal, if any, joined with the client's closing. */
   private signalOf(options: CallOptions | undefined): AbortSignal {
-    const signal = options?.signal
-    return signal === undefined ? this.closing.signal : AbortSignal.any([signal, this.closing.signal])
+    return callSignal(this.closing.signal, options?.signal)
   }
 
   private run<A, E>(effect: Effect.Effect<A, E, StudioClient.StudioClient>, options?: CallOptions): Promise<A> {
@@ -250,11 +250,6 @@ const clientLayer = (options: StudioOptions): Layer.Layer<StudioClient.StudioCli
 const withRequestOptions = <A, E, R>(effect: Effect.Effect<A, E, R>, options: CallOptions | undefined) =>
   options?.requestOptions === undefined ? effect : StudioClient.withRequestOptions(effect, options.requestOptions)
 
-/** An iterable whose first step rejects: the client was closed before it was asked for. */
-const closedIterable = <A>(): AsyncIterable<A> => ({
-  [Symbol.asyncIterator]: () => ({ next: () => Promise.reject(new ClientClosed(false)) })
-})
-
 /** Fails with the signal's reason when it aborts. */
 const aborted = (signal: AbortSignal): Effect.Effect<never, unknown> =>
   Effect.callback<never, unknown>((resume) => {
@@ -263,17 +258,6 @@ const aborted = (signal: AbortSignal): Effect.Effect<never, unknown> =>
     signal.addEventListener("abort", abort, { once: true })
     return Effect.sync(() => signal.removeEventListener("abort", abort))
   })
-
-/** The elements of `iterable` until the signal aborts; then its reason is thrown (which ends `iterable`). */
-const untilAborted = <A>(iterable: AsyncIterable<A>, signal: AbortSignal): AsyncIterable<A> => ({
-  async *[Symbol.asyncIterator]() {
-    if (signal.aborted) throw signal.reason
-    for await (const element of iterable) {
-      if (signal.aborted) throw signal.reason
-      yield element
-    }
-  }
-})
 
 /** What a failed call rejects with: its typed error, the signal's reason when it was aborted, or the defect. */
 const rejection = (cause: Cause.Cause<unknown>, signal: AbortSignal): unknown => {

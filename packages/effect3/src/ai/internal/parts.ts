@@ -6,34 +6,19 @@ import type * as Response from "@effect/ai/Response"
 import * as Tool from "@effect/ai/Tool"
 import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
+import {
+  ChunkParts,
+  type CompletionPart,
+  completionParts as partsOf,
+  completionStreamParts as streamPartsOf,
+  firstChoice,
+  noChoices,
+  quote,
+  toolArgumentsNotJson
+} from "studio-effect-core/ai/responseParts"
 import type { ChatCompletion, ChatCompletionChunk, Usage } from "../../ChatSchema.js"
 
 const module = "StudioLanguageModel"
-
-/** The longest piece of raw model output quoted in an error (a whole answer of the chat models fits). */
-const maxQuoted = 64 * 1024
-
-const quote = (text: string): string => text.length <= maxQuoted ? text : `${text.slice(0, maxQuoted)}…`
-
-/**
- * A chat `finish_reason` as `@effect/ai`'s: `tool_calls` and `content_filter` are spelled with a dash,
- * no reason is `unknown`, and a reason the SDK does not know yet is `other`.
- */
-const finishReason = (reason: string | null): Response.FinishReason => {
-  switch (reason) {
-    case null:
-      return "unknown"
-    case "stop":
-    case "length":
-      return reason
-    case "tool_calls":
-      return "tool-calls"
-    case "content_filter":
-      return "content-filter"
-    default:
-      return "other"
-  }
-}
 
 const usageOf = (usage: Usage | null): typeof Response.Usage.Encoded => ({
   inputTokens: usage?.prompt_tokens,
@@ -57,20 +42,8 @@ const toolParams = (method: string, name: string, text: string): Effect.Effect<u
   Effect.try({
     try: () => Tool.unsafeSecureJsonParse(text),
     catch: (cause) =>
-      new AiError.MalformedOutput({
-        module,
-        method,
-        description: `the arguments of a call to the tool "${name}" are not JSON: ${quote(text)}`,
-        cause
-      })
+      new AiError.MalformedOutput({ module, method, description: toolArgumentsNotJson(name, text), cause })
   })
-
-/** The parts a completion becomes. */
-type CompletionPart =
-  | Response.ResponseMetadataPartEncoded
-  | Response.TextPartEncoded
-  | Response.ToolCallPartEncoded
-  | Response.FinishPartEncoded
 
 /**
  * The parts of a completion: its metadata, the first choice's text and tool calls, and a finish part with
@@ -80,111 +53,38 @@ export const completionParts = (
   completion: ChatCompletion,
   model: string,
   method: string
-): Effect.Effect<Array<CompletionPart>, AiError.MalformedOutput> =>
+): Effect.Effect<Array<CompletionPart<typeof Response.Usage.Encoded>>, AiError.MalformedOutput> =>
   Effect.gen(function*() {
-    const first = completion.choices.find((choice) => choice.index === 0) ?? completion.choices[0]
+    const first = firstChoice(completion.choices)
     if (first === undefined) {
-      return yield* new AiError.MalformedOutput({
-        module,
-        method,
-        description: `the completion ${completion.id} has no choices`
-      })
+      return yield* new AiError.MalformedOutput({ module, method, description: noChoices(completion) })
     }
-    const parts: Array<CompletionPart> = [{ type: "response-metadata", id: completion.id, modelId: model }]
-    const content = first.message.content
-    if (content !== null && content !== "") parts.push({ type: "text", text: content })
-    for (const call of first.message.tool_calls ?? []) {
-      parts.push({
-        type: "tool-call",
-        id: call.id,
-        name: call.function.name,
-        params: yield* toolParams(method, call.function.name, call.function.arguments)
-      })
-    }
-    parts.push({
-      type: "finish",
-      reason: finishReason(first.finish_reason),
-      usage: usageOf(completion.usage),
-      ...(completion.choices.length > 1
-        ? {
-          metadata: {
-            studio: {
-              choices: completion.choices.map((choice) => ({
-                index: choice.index,
-                content: choice.message.content,
-                finishReason: choice.finish_reason
-              }))
-            }
-          }
-        }
-        : {})
-    })
-    return parts
+    const params = yield* Effect.forEach(
+      first.message.tool_calls ?? [],
+      (call) => toolParams(method, call.function.name, call.function.arguments)
+    )
+    return partsOf(completion, first, { model, usage: usageOf(completion.usage), params })
   })
 
 /**
  * The parts of a completion as a stream gives them, for a completion the service cannot stream (one that
- * may call tools, or has several choices): the same parts, the text as one delta between a text start and
- * end.
+ * may call tools, or has several choices).
  */
 export const completionStreamParts = (
   completion: ChatCompletion,
   model: string
 ): Effect.Effect<Array<Response.StreamPartEncoded>, AiError.MalformedOutput> =>
-  Effect.map(
-    completionParts(completion, model, "streamText"),
-    (parts) =>
-      parts.flatMap((part): Array<Response.StreamPartEncoded> =>
-        part.type === "text"
-          ? [
-            { type: "text-start", id: completion.id },
-            { type: "text-delta", id: completion.id, delta: part.text },
-            { type: "text-end", id: completion.id }
-          ]
-          : [part]
-      )
-  )
+  Effect.map(completionParts(completion, model, "streamText"), (parts) => streamPartsOf(parts, completion.id))
 
-/**
- * The parts of a streamed completion: its metadata with the first chunk, the text of the first choice as
- * deltas (between a text start and end), then a finish part with the last reason and the usage the final
- * chunk carries.
- */
+/** The parts of a streamed completion, as `ChunkParts` makes them. */
 export const chunkParts = <E, R>(
   chunks: Stream.Stream<ChatCompletionChunk, E, R>,
   model: string
 ): Stream.Stream<Response.StreamPartEncoded, E, R> =>
   Stream.suspend(() => {
-    let id: string | undefined
-    let textStarted = false
-    let reason: string | null = null
-    let usage: Usage | null = null
-    const parts = Stream.mapConcat(chunks, (chunk) => {
-      const out: Array<Response.StreamPartEncoded> = []
-      if (id === undefined) {
-        id = chunk.id
-        out.push({ type: "response-metadata", id: chunk.id, modelId: model })
-      }
-      if (chunk.usage !== null) usage = chunk.usage
-      for (const choice of chunk.choices) {
-        if (choice.index !== 0) continue
-        const delta = choice.delta.content
-        if (typeof delta === "string" && delta !== "") {
-          if (!textStarted) {
-            textStarted = true
-            out.push({ type: "text-start", id: chunk.id })
-          }
-          out.push({ type: "text-delta", id: chunk.id, delta })
-        }
-        if (choice.finish_reason !== null) reason = choice.finish_reason
-      }
-      return out
-    })
-    const end = Stream.suspend(() => {
-      const out: Array<Response.StreamPartEncoded> = []
-      if (textStarted && id !== undefined) out.push({ type: "text-end", id })
-      out.push({ type: "finish", reason: finishReason(reason), usage: usageOf(usage) })
-      return Stream.fromIterable(out)
-    })
-    return Stream.concat(parts, end)
+    const parts = new ChunkParts(model, usageOf)
+    return Stream.concat(
+      Stream.mapConcat(chunks, (chunk) => parts.add(chunk)),
+      Stream.suspend(() => Stream.fromIterable(parts.end()))
+    )
   })

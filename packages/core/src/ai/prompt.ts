@@ -1,0 +1,179 @@
+/**
+ * An AI library's prompt, tools and response format as the fields of a chat request. The rules of the
+ * interface are left to the chat request's own checks; only what a chat request cannot express at all
+ * (files, provider-defined tools, a forced tool choice) is refused here, with the reason as text.
+ *
+ * The prompt is typed by the fields read here: the messages of `LanguageModel`'s prompt (in both AI
+ * libraries) are of these shapes.
+ *
+ * @since 1.0.0
+ */
+import type { AssistantMessage, ChatMessage, SystemMessage, ToolCallInput } from "../wire/chat.js"
+
+export interface PromptTextPart {
+  readonly type: "text"
+  readonly text: string
+}
+
+export interface PromptFilePart {
+  readonly type: "file"
+  readonly mediaType: string
+}
+
+export interface PromptToolCallPart {
+  readonly type: "tool-call"
+  readonly id: string
+  readonly name: string
+  readonly params: unknown
+  readonly providerExecuted: boolean
+}
+
+export interface PromptToolResultPart {
+  readonly type: "tool-result"
+  readonly id: string
+  readonly result: unknown
+}
+
+/**
+ * Parts that no chat message holds: reasoning (the chat models neither produce nor read it), and the approval
+ * requests and answers that `LanguageModel` resolves itself before a request is made.
+ */
+export interface UnsentPart {
+  readonly type: "reasoning" | "tool-approval-request" | "tool-approval-response"
+}
+
+export type PromptMessage =
+  | { readonly role: "system"; readonly content: string }
+  | { readonly role: "user"; readonly content: ReadonlyArray<PromptTextPart | PromptFilePart> }
+  | {
+    readonly role: "assistant"
+    readonly content: ReadonlyArray<
+      PromptTextPart | PromptFilePart | PromptToolCallPart | PromptToolResultPart | UnsentPart
+    >
+  }
+  | { readonly role: "tool"; readonly content: ReadonlyArray<PromptToolResultPart | UnsentPart> }
+
+export interface Prompt {
+  readonly content: ReadonlyArray<PromptMessage>
+}
+
+/** The JSON text of a value; `undefined` (a tool that returns nothing) is `null`. */
+const jsonText = (value: unknown): string => JSON.stringify(value ?? null)
+
+/** Why a prompt cannot be sent: its first file part, which the chat models cannot read; none without one. */
+export const fileRefusal = (prompt: Prompt): string | undefined => {
+  for (const message of prompt.content) {
+    if (message.role !== "user" && message.role !== "assistant") continue
+    for (const part of message.content) {
+      if (part.type === "file") {
+        return `the Studio chat models read text only: a file part (${part.mediaType}) cannot be sent`
+      }
+    }
+  }
+  return undefined
+}
+
+/**
+ * The chat messages of a prompt that `fileRefusal` lets through: system and user text, assistant text with
+ * its tool calls, and one tool message per tool result. Unsent parts are dropped, as are results of
+ * provider-executed tools (the service executes none).
+ */
+export const chatMessages = (prompt: Prompt): Array<ChatMessage> => {
+  const messages: Array<ChatMessage> = []
+  for (const message of prompt.content) {
+    switch (message.role) {
+      case "system": {
+        messages.push({ role: "system", content: message.content })
+        break
+      }
+      case "user": {
+        const texts = message.content.flatMap((part) => part.type === "text" ? [part.text] : [])
+        messages.push({ role: "user", content: texts.join("\n") })
+        break
+      }
+      case "assistant": {
+        const texts: Array<string> = []
+        const toolCalls: Array<ToolCallInput> = []
+        for (const part of message.content) {
+          if (part.type === "text") texts.push(part.text)
+          else if (part.type === "tool-call" && !part.providerExecuted) {
+            toolCalls.push({
+              id: part.id,
+              type: "function",
+              function: { name: part.name, arguments: jsonText(part.params) }
+            })
+          }
+        }
+        // a message of tool calls alone goes back without content, as the service sends it
+        const assistant: AssistantMessage = {
+          role: "assistant",
+          ...(texts.length > 0 || toolCalls.length === 0 ? { content: texts.join("") } : {}),
+          ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {})
+        }
+        messages.push(assistant)
+        break
+      }
+      case "tool": {
+        for (const part of message.content) {
+          if (part.type === "tool-result") {
+            messages.push({ role: "tool", tool_call_id: part.id, content: jsonText(part.result) })
+          }
+        }
+        break
+      }
+    }
+  }
+  return messages
+}
+
+/** `LanguageModel`'s tool choice. */
+export type ToolChoice =
+  | "auto"
+  | "none"
+  | "required"
+  | { readonly tool: string }
+  | { readonly mode?: "auto" | "required"; readonly oneOf: ReadonlyArray<string> }
+
+/**
+ * Why a tool choice cannot be sent: the service has no `tool_choice`, so `auto` sends the tools and `none`
+ * sends none, which is exactly what they ask; a choice that forces a call cannot be kept and is refused
+ * rather than quietly weakened to `auto`. None for a choice that can be sent.
+ */
+export const toolChoiceRefusal = (choice: ToolChoice): string | undefined => {
+  const forced = choice === "required" ||
+    (typeof choice === "object" && ("tool" in choice || choice.mode === "required"))
+  return forced
+    ? "the Studio service cannot force a tool call (it has no tool_choice): use toolChoice \"auto\" or \"none\""
+    : undefined
+}
+
+/** Why a provider-defined tool cannot be sent: the service has none. */
+export const providerDefinedToolRefusal = (name: string): string =>
+  `the Studio service has no provider-defined tools: "${name}" cannot be sent; define it with Tool.make`
+
+/** Why a tool without a description cannot be sent: the service requires one. */
+export const undescribedToolRefusal = (name: string): string =>
+  `the tool "${name}" has no description, which the Studio service requires: ` +
+  "give Tool.make a description of what it does, returns and its limitations"
+
+/**
+ * The system message that asks for a structured answer: the object's name, the schema's description, and
+ * the JSON Schema itself, last, on the line after "JSON Schema:" (where the reference model reads it).
+ */
+export const objectInstruction = (format: {
+  readonly objectName: string
+  readonly description: string | undefined
+  readonly jsonSchema: unknown
+}): SystemMessage => {
+  // "generateObject" is the name `LanguageModel` gives when the caller and the schema give none: it says nothing
+  const named = format.objectName === "generateObject" ? "" : ` named "${format.objectName}"`
+  return {
+    role: "system",
+    content: [
+      `Answer with a single JSON value${named}, and nothing else (no prose, no code fence).`,
+      ...(format.description === undefined ? [] : [`It is: ${format.description}`]),
+      "It must be valid against this JSON Schema:",
+      JSON.stringify(format.jsonSchema)
+    ].join("\n")
+  }
+}
