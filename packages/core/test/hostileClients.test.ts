@@ -154,7 +154,13 @@ describe("tenants", () => {
         fc.array(fc.constantFrom("a", "b", "c", "d", "e", "f")),
         (max, uses) => {
           let made = 0
-          const tenants = makeTenants({ separate: true, maxTenants: max, make: () => ({ serial: made++ }) })
+          const forgotten: Array<{ serial: number }> = []
+          const tenants = makeTenants({
+            separate: true,
+            maxTenants: max,
+            make: () => ({ serial: made++ }),
+            forget: (state) => forgotten.push(state)
+          })
           const recent: Array<string> = []
           const kept = new Map<string, { serial: number }>()
           for (const key of uses) {
@@ -163,8 +169,14 @@ describe("tenants", () => {
             recent.splice(recent.indexOf(key) >>> 0, recent.includes(key) ? 1 : 0)
             recent.push(key)
             kept.set(key, state)
-            while (recent.length > max) kept.delete(recent.shift()!)
+            while (recent.length > max) {
+              // the state forgotten is given to `forget`, once (what it holds of shared budgets goes back)
+              const oldest = kept.get(recent.shift()!)!
+              expect(forgotten.at(-1)).toBe(oldest)
+              kept.delete([...kept].find(([, value]) => value === oldest)![0])
+            }
             expect(tenants.size()).toBe(recent.length)
+            expect(forgotten.length + tenants.size()).toBe(made)
           }
         }
       )

@@ -3,7 +3,7 @@
  * assistants and runs), so one key never sees or changes what another made, as the real service scopes
  * them by account. Without accepted keys (the open default, any bearer token), every caller shares one
  * state. The number of states kept is bounded: past it, the state of the key least recently used is
- * forgotten.
+ * forgotten, and gives back what it took from budgets the tenants share (`forget`).
  *
  * @since 0.1.0
  */
@@ -31,7 +31,8 @@ export interface Tenants<T> {
 
 /**
  * Makes the tenants of a service: each key's state made by `make` on first use when `separate`, one shared
- * state otherwise; at most `maxTenants` kept (at least one), the least recently used forgotten first.
+ * state otherwise; at most `maxTenants` kept (at least one), the least recently used forgotten first, each
+ * given to `forget` as it goes.
  *
  * @since 0.1.0
  * @category constructors
@@ -40,6 +41,8 @@ export const makeTenants = <T>(options: {
   readonly make: () => T
   readonly separate: boolean
   readonly maxTenants: number
+  /** Releases what a forgotten state holds of what all tenants share. */
+  readonly forget?: ((state: T) => void) | undefined
 }): Tenants<T> => {
   if (!options.separate) {
     const shared = options.make()
@@ -59,6 +62,7 @@ export const makeTenants = <T>(options: {
     states.set(key, made)
     for (const oldest of states.keys()) {
       if (states.size <= max) break
+      options.forget?.(states.get(oldest)!)
       states.delete(oldest)
     }
     return made

@@ -1,7 +1,8 @@
 /**
  * BM25 as the library ranks segments: scores are finite, non-negative and deterministic, a segment with
  * no query term scores 0, more occurrences of a term rank higher, a rarer term weighs more, and a longer
- * segment with the same occurrences ranks lower.
+ * segment with the same occurrences ranks lower. The index holds a key and a count per distinct term, and
+ * scoring runs in steps of at most `searchStepLookups` lookups.
  */
 import * as fc from "fast-check"
 import { describe, expect, it } from "vitest"
@@ -22,7 +23,7 @@ describe("BM25", () => {
         expect(Number.isFinite(score)).toBe(true)
         expect(score).toBeGreaterThanOrEqual(0)
         const shares = Bm25.terms(texts[i]!).some((term) => wanted.has(term))
-        expect(score > 0).toBe(shares && Bm25.queryTerms(query).some((term) => segments[i]!.frequencies.has(term)))
+        expect(score > 0).toBe(shares && Bm25.queryTerms(query).some((term) => Bm25.frequency(segments[i]!, term) > 0))
       })
     })))
 
@@ -71,4 +72,36 @@ describe("BM25", () => {
     expect(Bm25.terms("x".repeat(500))).toEqual(["x".repeat(Bm25.maxTermLength)])
     expect(Bm25.queryTerms(Array.from({ length: 500 }, (_, i) => `w${i}`).join(" ")).length).toBe(Bm25.maxQueryTerms)
   })
+
+  it("a segment's index holds each distinct term once, with its count, and says what it holds in bytes", () =>
+    fc.assert(fc.property(text, (segment) => {
+      const indexed = Bm25.index(segment)
+      const counts = new Map<string, number>()
+      for (const term of Bm25.terms(segment)) counts.set(term, (counts.get(term) ?? 0) + 1)
+      expect(indexed.keys.length).toBe(counts.size)
+      for (const [term, count] of counts) expect(Bm25.frequency(indexed, term)).toBe(count)
+      expect(Bm25.frequency(indexed, "notaword0")).toBe(0)
+      expect(Bm25.indexBytes(indexed)).toBe(Bm25.indexedTextOverhead + counts.size * Bm25.bytesPerIndexedTerm)
+    })))
+
+  it("scoring runs in steps of at most the step's lookups, and gives the scores of a search done at once", () =>
+    fc.assert(fc.property(text, corpus, fc.integer({ min: 1, max: 200 }), (query, texts, stepLookups) => {
+      const segments = texts.map(Bm25.index)
+      const terms = Bm25.queryTerms(query).length
+      const scoring = Bm25.scoring(query, segments, stepLookups)
+      let steps = 0
+      let before = 0
+      let done = false
+      while (!done) {
+        done = scoring.next()
+        steps++
+        // one segment at least a step: a step passes the bound only when one segment's terms do
+        expect(scoring.lookups() - before).toBeLessThanOrEqual(Math.max(stepLookups, terms))
+        before = scoring.lookups()
+      }
+      const nonEmpty = segments.filter((segment) => segment.length > 0).length
+      expect(scoring.lookups()).toBe(2 * nonEmpty * terms)
+      expect(steps).toBeLessThanOrEqual(2 * segments.length + 1)
+      expect(Array.from(scoring.result())).toEqual(Bm25.scores(query, segments))
+    })))
 })

@@ -1,16 +1,29 @@
 /**
- * The library store: its bounds (files, bytes, file size, distinct labels), statuses driven by the time
- * given, filters (file ids, labels AND/OR, path prefix) and search restricted to what the filters allow.
+ * The library store: its bounds (files, bytes with the index, file size, distinct labels, the bytes every
+ * library shares, a search's answer), statuses driven by the time given, filters (file ids, labels AND/OR,
+ * path prefix) and search restricted to what the filters allow.
  */
 import * as fc from "fast-check"
 import { describe, expect, it } from "vitest"
+import { makeByteBudget } from "../../src/reference/byteBudget.js"
 import { makeIds } from "../../src/reference/ids.js"
-import { labelsMatch, makeLibrary, matches } from "../../src/reference/library/library.js"
+import { jsonBytes } from "../../src/reference/library/answerBytes.js"
+import * as Bm25 from "../../src/reference/library/bm25.js"
+import { heldBytesOf, labelsMatch, makeLibrary, matches } from "../../src/reference/library/library.js"
+import { segmentsOf } from "../../src/reference/library/segments.js"
+import { runAll } from "../../src/reference/library/steps.js"
 import { maxLibraryLabels } from "../../src/wire/library.js"
 
 const bytes = (text: string) => new TextEncoder().encode(text)
-const make = (limits = { maxFiles: 3, maxLibraryBytes: 100, maxFileBytes: 50 }) =>
-  makeLibrary({ ids: makeIds(1), limits, processingDuration: 10 })
+// two files of 50 bytes, each one segment with its index
+const make = (
+  limits = {
+    maxFiles: 3,
+    maxLibraryBytes: 2 * (50 + Bm25.indexedTextOverhead),
+    maxFileBytes: 50,
+    maxSearchAnswerBytes: 4096
+  }
+) => makeLibrary({ ids: makeIds(1), limits, processingDuration: 10 })
 
 describe("the library store", () => {
   it("refuses files past its bounds with TooLarge, and keeps what fits", () => {
@@ -19,14 +32,14 @@ describe("the library store", () => {
     expect(library.upload({ name: "a.txt", bytes: new Uint8Array(50) }, 0)._tag).toBe("Done")
     expect(library.upload({ name: "b.txt", bytes: new Uint8Array(50) }, 0)._tag).toBe("Done")
     expect(library.upload({ name: "c.txt", bytes: new Uint8Array(1) }, 0)._tag).toBe("TooLarge")
-    const small = make({ maxFiles: 1, maxLibraryBytes: 100, maxFileBytes: 50 })
+    const small = make({ maxFiles: 1, maxLibraryBytes: 1000, maxFileBytes: 50, maxSearchAnswerBytes: 4096 })
     small.upload({ name: "a.txt", bytes: new Uint8Array(1) }, 0)
     expect(small.upload({ name: "b.txt", bytes: new Uint8Array(1) }, 0)._tag).toBe("TooLarge")
     expect(library.list({}, 0).length).toBe(2)
   })
 
   it("holds at most maxLibraryLabels distinct labels; removing a file frees its labels", () => {
-    const library = make({ maxFiles: 100, maxLibraryBytes: 1000, maxFileBytes: 10 })
+    const library = make({ maxFiles: 100, maxLibraryBytes: 100_000, maxFileBytes: 10, maxSearchAnswerBytes: 4096 })
     const labels = Array.from({ length: maxLibraryLabels }, (_, i) => `l${i}`)
     const first = library.upload({ name: "a.txt", bytes: bytes("a"), labels }, 0)
     expect(first._tag).toBe("Done")
@@ -89,8 +102,8 @@ describe("the library store", () => {
           if (stored._tag === "Done") labelOf.set(stored.value.fileId, upload.label)
         }
         const search = { query: "tea", filters: [{ labels: [label] }], maxSegments }
-        expect(library.searchHits(search, 9)).toEqual([])
-        const hits = library.searchHits(search, 10)
+        expect(runAll(library.searchHits(search, 9)).hits).toEqual([])
+        const { hits } = runAll(library.searchHits(search, 10))
         expect(hits.length).toBeLessThanOrEqual(maxSegments)
         for (const hit of hits) {
           expect(labelOf.get(hit.fileId)).toBe(label)
@@ -98,7 +111,78 @@ describe("the library store", () => {
         }
         const scores = hits.map((hit) => hit.score)
         expect(scores).toEqual([...scores].sort((a, b) => b - a))
-        expect(library.searchHits(search, 10)).toEqual(hits)
+        expect(runAll(library.searchHits(search, 10)).hits).toEqual(hits)
+      }
+    )))
+
+  it("a file takes its bytes and its index's from its library and the budget all libraries share, and gives them back", () =>
+    fc.assert(fc.property(
+      fc.array(fc.record({ tenant: fc.integer({ min: 0, max: 2 }), words: fc.integer({ min: 0, max: 400 }) }), {
+        maxLength: 20
+      }),
+      (uploads) => {
+        const limits = { maxFiles: 100, maxLibraryBytes: 8000, maxFileBytes: 4000, maxSearchAnswerBytes: 4096 }
+        const budget = makeByteBudget(12_000)
+        const libraries = [0, 1, 2].map((i) => makeLibrary({ ids: makeIds(i), limits, processingDuration: 0, budget }))
+        const held = [0, 0, 0]
+        const costs = new Map<string, number>()
+        for (const [i, { tenant, words }] of uploads.entries()) {
+          // distinct words: each one a term of the index
+          const text = Array.from({ length: words }, (_, w) => `w${i}x${w}`).join(" ")
+          const cost = heldBytesOf(bytes(text).length, segmentsOf(text).map(Bm25.index))
+          const fits = held[tenant]! + cost <= limits.maxLibraryBytes && budget.held() + cost <= budget.limit
+          const result = libraries[tenant]!.upload({ name: `${i}.txt`, bytes: bytes(text) }, 0)
+          expect(result._tag).toBe(fits ? "Done" : "TooLarge")
+          if (result._tag === "Done") {
+            held[tenant]! += cost
+            if (tenant === 0) costs.set(result.value.fileId, cost)
+          }
+          expect(budget.held()).toBe(held[0]! + held[1]! + held[2]!)
+        }
+        for (const [fileId, cost] of costs) {
+          expect(libraries[0]!.remove(fileId, 1)).toBe("Deleted")
+          held[0]! -= cost
+        }
+        libraries[1]!.clear()
+        expect(budget.held()).toBe(held[2]!)
+        libraries.forEach((library) => library.clear())
+        expect(budget.held()).toBe(0)
+      }
+    )))
+
+  it("full_doc shows each file once; an answer holds at most maxSearchAnswerBytes of JSON, truncated when cut", () =>
+    fc.assert(fc.property(
+      fc.array(fc.array(fc.constantFrom("tea \u0001", "tea cup", "pot \"é\"", "😀 tea"), { maxLength: 400 }), {
+        minLength: 1,
+        maxLength: 4
+      }),
+      fc.constantFrom("full_doc" as const, "add_neighbors" as const, "segments" as const),
+      // at least an answer with no results
+      fc.integer({ min: 100, max: 20_000 }),
+      (files, strategy, maxSearchAnswerBytes) => {
+        const limits = { maxFiles: 10, maxLibraryBytes: 1 << 24, maxFileBytes: 1 << 20, maxSearchAnswerBytes }
+        const library = makeLibrary({ ids: makeIds(3), limits, processingDuration: 0 })
+        for (const [i, words] of files.entries()) {
+          library.upload({ name: `${i}.txt`, bytes: bytes(words.join("\n\n")) }, 0)
+        }
+        const answer = runAll(library.search({ query: "tea", retrievalStrategy: strategy, maxSegments: 100 }, 0))
+        expect(jsonBytes(answer)).toBeLessThanOrEqual(maxSearchAnswerBytes)
+        const results = answer["results"] as ReadonlyArray<{ readonly fileId: string }>
+        if (strategy === "full_doc") expect(new Set(results.map((hit) => hit.fileId)).size).toBe(results.length)
+        const unbounded = makeLibrary({
+          ids: makeIds(3),
+          limits: { ...limits, maxSearchAnswerBytes: 1 << 30 },
+          processingDuration: 0
+        })
+        for (const [i, words] of files.entries()) {
+          unbounded.upload({ name: `${i}.txt`, bytes: bytes(words.join("\n\n")) }, 0)
+        }
+        const whole = runAll(unbounded.search({ query: "tea", retrievalStrategy: strategy, maxSegments: 100 }, 0))
+        // the bound counts `,"truncated":true` whether or not it is written
+        expect(answer["truncated"] === true).toBe(
+          jsonBytes(whole) + ",\"truncated\":true".length > maxSearchAnswerBytes
+        )
+        if (answer["truncated"] !== true) expect(answer).toEqual(whole)
       }
     )))
 })

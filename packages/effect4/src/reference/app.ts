@@ -76,7 +76,8 @@ export interface ReferenceOptions {
   readonly maxAssistantSize?: number | undefined
   /**
    * The most keys whose stores are kept at once (default 100), when `apiKeys` separates them; past it, the
-   * stores of the key least recently used are forgotten. The limits of runs and assistants are per key.
+   * stores of the key least recently used are forgotten. The limits of runs, assistants and libraries are per
+   * key (but for `maxTotalLibraryBytes`).
    */
   readonly maxTenants?: number | undefined
   /**
@@ -86,10 +87,24 @@ export interface ReferenceOptions {
   readonly maxPendingBodyBytes?: number | undefined
   /** The most files of each library (default 1,000); an upload past it is a 413. */
   readonly maxFiles?: number | undefined
-  /** The most bytes of all files of each library (default 64 MiB); an upload past it is a 413. */
+  /**
+   * The most bytes of each library (default 64 MiB): its files' bytes and what their index holds (10 bytes
+   * for each distinct term of each segment of about 1,000 characters, and 256 for the segment); an upload past
+   * it is a 413.
+   */
   readonly maxLibraryBytes?: number | undefined
+  /**
+   * The most bytes of every library together, files and their index, all keys' libraries counted (default
+   * 256 MiB); an upload past it is a 413. A key's files are forgotten with it (see `maxTenants`).
+   */
+  readonly maxTotalLibraryBytes?: number | undefined
   /** The largest file of a library, in bytes (default 4 MiB); a larger upload is a 413. */
   readonly maxFileBytes?: number | undefined
+  /**
+   * The most bytes of a library search's answer, as JSON (default 8 MiB): past it, the text of a hit is cut,
+   * the hits after it are left out, and the answer says `"truncated": true`. `full_doc` shows each file once.
+   */
+  readonly maxSearchAnswerBytes?: number | undefined
   /** How long an uploaded file is `PROCESSING` on Effect's clock before it is `PROCESSED` (default 1 s). */
   readonly fileProcessingDuration?: Duration.Input | undefined
 }
@@ -151,7 +166,9 @@ export const make = (
       maxAssistantSize: options.maxAssistantSize,
       maxFiles: options.maxFiles,
       maxLibraryBytes: options.maxLibraryBytes,
+      maxTotalLibraryBytes: options.maxTotalLibraryBytes,
       maxFileBytes: options.maxFileBytes,
+      maxSearchAnswerBytes: options.maxSearchAnswerBytes,
       fileProcessingDuration: options.fileProcessingDuration === undefined
         ? undefined
         : Duration.toMillis(Duration.fromInputUnsafe(options.fileProcessingDuration))

@@ -5,8 +5,13 @@
  */
 import type * as Duration from "effect/Duration"
 import { defaultAssistantStoreLimits } from "studio-effect-core/reference/assistants"
+import { makeByteBudget } from "studio-effect-core/reference/byteBudget"
 import type { Ids } from "studio-effect-core/reference/ids"
-import { defaultLibraryLimits, defaultProcessingDuration } from "studio-effect-core/reference/library/library"
+import {
+  defaultLibraryLimits,
+  defaultMaxTotalLibraryBytes,
+  defaultProcessingDuration
+} from "studio-effect-core/reference/library/library"
 import { defaultRunStoreLimits, type RunFailure } from "studio-effect-core/reference/runs"
 import { defaultMaxTenants, makeTenants, type Tenants } from "studio-effect-core/reference/tenants"
 import { makeAssistantStore } from "./assistants.js"
@@ -38,24 +43,34 @@ export interface TenantOptions {
   readonly maxFiles?: number | undefined
   readonly maxLibraryBytes?: number | undefined
   readonly maxFileBytes?: number | undefined
+  readonly maxSearchAnswerBytes?: number | undefined
+  /** The bytes of every tenant's library together (files and their index). */
+  readonly maxTotalLibraryBytes?: number | undefined
   /** How long a file is `PROCESSING`, in milliseconds. */
   readonly fileProcessingDuration?: number | undefined
 }
 
-/** The tenants of one service, each with stores made on its first request. */
-export const make = (options: TenantOptions): Tenants<Tenant> =>
-  makeTenants({
+/**
+ * The tenants of one service, each with stores made on its first request; their libraries share one budget
+ * of bytes, and a forgotten tenant's files give theirs back.
+ */
+export const make = (options: TenantOptions): Tenants<Tenant> => {
+  const libraryBudget = makeByteBudget(options.maxTotalLibraryBytes ?? defaultMaxTotalLibraryBytes)
+  return makeTenants({
     separate: options.separate,
     maxTenants: options.maxTenants ?? defaultMaxTenants,
+    forget: (tenant) => tenant.library.clear(),
     make: () => {
       const library = makeLibraryStore({
         ids: options.ids,
         limits: {
           maxFiles: options.maxFiles ?? defaultLibraryLimits.maxFiles,
           maxLibraryBytes: options.maxLibraryBytes ?? defaultLibraryLimits.maxLibraryBytes,
-          maxFileBytes: options.maxFileBytes ?? defaultLibraryLimits.maxFileBytes
+          maxFileBytes: options.maxFileBytes ?? defaultLibraryLimits.maxFileBytes,
+          maxSearchAnswerBytes: options.maxSearchAnswerBytes ?? defaultLibraryLimits.maxSearchAnswerBytes
         },
-        processingDuration: options.fileProcessingDuration ?? defaultProcessingDuration
+        processingDuration: options.fileProcessingDuration ?? defaultProcessingDuration,
+        budget: libraryBudget
       })
       return {
         library,
@@ -76,3 +91,4 @@ export const make = (options: TenantOptions): Tenants<Tenant> =>
       }
     }
   })
+}

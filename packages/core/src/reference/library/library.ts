@@ -1,9 +1,12 @@
 /**
  * The library of the reference service: files uploaded with their labels, path and public URL, indexed
  * into segments, and searched by BM25 (see `bm25.ts`). It is one self-contained value, bounded in files,
- * bytes and the size of each file. A file is `PROCESSING` for `processingDuration` after its upload, then
- * `PROCESSED` (or `PROCESSING_FAILED` when its text cannot be read): its status is computed from the time
- * given on every read, so the caller's clock drives it and nothing sleeps. Only processed files are searched.
+ * bytes (a file's and its index's, see `heldBytesOf`) and the size of each file, and it takes its bytes
+ * from a budget every library of the service shares. A search runs in steps of bounded work (`Steps`), and
+ * its answer holds each file's text at most once and at most `maxSearchAnswerBytes` bytes of JSON. A file
+ * is `PROCESSING` for `processingDuration` after its upload, then `PROCESSED` (or `PROCESSING_FAILED` when
+ * its text cannot be read): its status is computed from the time given on every read, so the caller's clock
+ * drives it and nothing sleeps. Only processed files are searched.
  */
 import {
   type FileFilter,
@@ -12,26 +15,35 @@ import {
   maxLibraryLabels,
   type RetrievalStrategy
 } from "../../wire/library.js"
+import { type ByteBudget, makeByteBudget } from "../byteBudget.js"
 import type { Ids } from "../ids.js"
+import { type BoundedText, joinWithin, jsonBytes } from "./answerBytes.js"
 import * as Bm25 from "./bm25.js"
 import { fileTypeOf, type IndexedFileType, indexedFileTypes, segmentsOf, storedFileTypes, textOf } from "./segments.js"
+import type { Steps } from "./steps.js"
 
 /** The limits of a library. */
 export interface LibraryLimits {
   /** The most files. */
   readonly maxFiles: number
-  /** The most bytes of all files together. */
+  /** The most bytes of all files together, each file's index counted with its bytes (`heldBytesOf`). */
   readonly maxLibraryBytes: number
   /** The largest file, in bytes. */
   readonly maxFileBytes: number
+  /** The most bytes of JSON a search answers; past it, texts are cut and hits left out (`truncated`). */
+  readonly maxSearchAnswerBytes: number
 }
 
-/** The limits when none are given: 1,000 files, 64 MiB in all, 4 MiB a file. */
+/** The limits when none are given: 1,000 files, 64 MiB in all, 4 MiB a file, answers of 8 MiB. */
 export const defaultLibraryLimits: LibraryLimits = {
   maxFiles: 1000,
   maxLibraryBytes: 64 * 1024 * 1024,
-  maxFileBytes: 4 * 1024 * 1024
+  maxFileBytes: 4 * 1024 * 1024,
+  maxSearchAnswerBytes: 8 * 1024 * 1024
 }
+
+/** The most bytes every library of a service holds together (files and indexes), by default: 256 MiB. */
+export const defaultMaxTotalLibraryBytes = 256 * 1024 * 1024
 
 /** How long a file is `PROCESSING` when not given: 1 second. */
 export const defaultProcessingDuration = 1000
@@ -76,6 +88,12 @@ export interface Hit {
   readonly labels: ReadonlyArray<string>
 }
 
+/** What a search found: its hits, and whether some were cut or left out to keep its answer's bound. */
+export interface Found {
+  readonly hits: ReadonlyArray<Hit>
+  readonly truncated: boolean
+}
+
 interface Segment extends Bm25.IndexedText {
   readonly text: string
 }
@@ -93,11 +111,21 @@ interface StoredFile {
   readonly createdAt: number
   updatedAt: number
   readonly segments: ReadonlyArray<Segment>
+  /** What the file takes from the library's budget: its bytes and its index's (`heldBytesOf`). */
+  readonly heldBytes: number
   /** Why the file's text could not be read, when it could not. */
   readonly failure: string | undefined
 }
 
 const decoder = new TextDecoder("utf-8")
+
+/**
+ * The bytes a file takes from its library's budget: its own, and what its index holds (a key and a count
+ * for each distinct term of each segment). The segments' text is about the file's bytes, so a library holds
+ * at most about twice its budget in memory, whatever its words.
+ */
+export const heldBytesOf = (fileBytes: number, segments: ReadonlyArray<Bm25.IndexedText>): number =>
+  segments.reduce((held, segment) => held + Bm25.indexBytes(segment), fileBytes)
 
 /** The day of a time, `YYYY-MM-DD` (UTC). */
 const dayOf = (time: number): string => new Date(time).toISOString().slice(0, 10)
@@ -177,6 +205,9 @@ export const searchOf = (request: LibrarySearchRequest): Search => ({
   threshold: request.retrievalSimilarityThreshold
 })
 
+/** A UUID's shape, as long as every id the library gives: what an answer's id takes is counted with it. */
+const uuidShape = "00000000-0000-0000-0000-000000000000"
+
 /** The most neighbours on each side a search adds to a segment. */
 const maxNeighborsCap = 10
 
@@ -192,8 +223,11 @@ export const makeLibrary = (options: {
   readonly limits?: LibraryLimits | undefined
   /** How long a file is `PROCESSING`, in milliseconds. */
   readonly processingDuration?: number | undefined
+  /** The bytes every library of the service holds together; its own of `defaultMaxTotalLibraryBytes` if none. */
+  readonly budget?: ByteBudget | undefined
 }) => {
   const limits = options.limits ?? defaultLibraryLimits
+  const budget = options.budget ?? makeByteBudget(defaultMaxTotalLibraryBytes)
   const processingDuration = options.processingDuration ?? defaultProcessingDuration
   const createdBy = options.ids.uuid()
   const files = new Map<string, StoredFile>()
@@ -299,6 +333,21 @@ export const makeLibrary = (options: {
     } else {
       failure = `The reference service does not extract the text of ${fileType!.toUpperCase()} files.`
     }
+    const heldBytes = heldBytesOf(input.bytes.length, segments)
+    if (storedBytes + heldBytes > limits.maxLibraryBytes) {
+      return {
+        _tag: "TooLarge",
+        message:
+          `The library is full: it holds at most ${limits.maxLibraryBytes} bytes of files and their index, ${storedBytes} are used, and this file takes ${heldBytes} with its index.`
+      }
+    }
+    if (!budget.take(heldBytes)) {
+      return {
+        _tag: "TooLarge",
+        message:
+          `The service is full: every library together holds at most ${budget.limit} bytes of files and their index (maxTotalLibraryBytes), ${budget.held()} are used, and this file takes ${heldBytes} with its index.`
+      }
+    }
     const fileId = options.ids.uuid()
     files.set(fileId, {
       fileId,
@@ -313,9 +362,10 @@ export const makeLibrary = (options: {
       createdAt: now,
       updatedAt: now,
       segments,
+      heldBytes,
       failure
     })
-    storedBytes += input.bytes.length
+    storedBytes += heldBytes
     countLabels(labels, 1)
     return { _tag: "Done", value: { fileId } }
   }
@@ -381,30 +431,43 @@ export const makeLibrary = (options: {
     if (file === undefined) return "NotFound"
     if (statusOf(file, now) === "PROCESSING") return "Processing"
     files.delete(fileId)
-    storedBytes -= file.sizeBytes
+    storedBytes -= file.heldBytes
+    budget.give(file.heldBytes)
     countLabels(file.labels, -1)
     return "Deleted"
   }
 
-  /** The text a hit shows for a segment, as the strategy says. */
-  const textFor = (file: StoredFile, order: number, search: Search): string => {
+  /** Forgets every file, giving their bytes back to the shared budget (its tenant is forgotten). */
+  const clear = (): void => {
+    budget.give(storedBytes)
+    storedBytes = 0
+    files.clear()
+    labelCounts.clear()
+  }
+
+  /** The segments whose text a hit shows, as the strategy says, in the file's order. */
+  const piecesFor = (file: StoredFile, order: number, search: Search): ReadonlyArray<Segment> => {
     switch (search.strategy) {
       case "full_doc":
-        return file.segments.map((segment) => segment.text).join("\n\n")
+        return file.segments
       case "add_neighbors": {
         const n = Math.max(0, Math.min(maxNeighborsCap, search.maxNeighbors ?? 1))
-        return file.segments.slice(Math.max(0, order - n), order + n + 1).map((segment) => segment.text).join("\n\n")
+        return file.segments.slice(Math.max(0, order - n), order + n + 1)
       }
       default:
-        return file.segments[order]!.text
+        return file.segments.slice(order, order + 1)
     }
   }
 
   /**
    * The segments of the processed files one of the filters allows that share a term with the query, best first
-   * (ties in upload order, then in the file's order), at most `maxSegments`, each at least `threshold`.
+   * (ties in upload order, then in the file's order), at most `maxSegments`, each at least `threshold`; with
+   * `full_doc`, only the best segment of each file (a hit shows the whole file). The hits' texts hold at most
+   * `maxSearchAnswerBytes` bytes of JSON together with the rest of the answer: a text past it is cut, the
+   * hits after it left out, and the result says `truncated`. It runs in steps (`Bm25.scoring`); the files it
+   * looks at are those of its start.
    */
-  const searchHits = (search: Search, now: number): Array<Hit> => {
+  const searchHits = (search: Search, now: number): Steps<Found> => {
     const candidates: Array<{ file: StoredFile; order: number }> = []
     const indexed: Array<Bm25.IndexedText> = []
     for (const file of files.values()) {
@@ -414,28 +477,86 @@ export const makeLibrary = (options: {
         indexed.push(segment)
       })
     }
-    const scores = Bm25.scores(search.query, indexed)
-    const ranked = candidates
-      .map((candidate, i) => ({ ...candidate, score: scores[i]!, rank: i }))
-      .filter((candidate) => candidate.score > 0 && Bm25.similarity(candidate.score) >= (search.threshold ?? 0))
-      .sort((x, y) => y.score - x.score || x.rank - y.rank)
-      .slice(0, Math.max(0, search.maxSegments))
-    return ranked.map(({ file, order, score }) => ({
-      text: textFor(file, order, search),
-      fileId: file.fileId,
-      fileName: file.name,
-      score: Bm25.similarity(score),
-      order,
-      publicUrl: file.publicUrl ?? null,
-      labels: [...file.labels]
-    }))
+    const scoring = Bm25.scoring(search.query, indexed)
+    const result = (): Found => {
+      const scores = scoring.result()
+      const wanted = Math.max(0, search.maxSegments)
+      const threshold = search.threshold ?? 0
+      // the best `wanted` candidates, best first, ties in the candidates' order
+      const best: Array<number> = []
+      const better = (i: number, j: number) => scores[i]! > scores[j]! || (scores[i] === scores[j] && i < j)
+      const offer = (i: number) => {
+        if (wanted === 0 || (best.length === wanted && !better(i, best[wanted - 1]!))) return
+        let low = 0
+        let high = best.length
+        while (low < high) {
+          const middle = (low + high) >>> 1
+          if (better(best[middle]!, i)) low = middle + 1
+          else high = middle
+        }
+        best.splice(low, 0, i)
+        if (best.length > wanted) best.pop()
+      }
+      // with full_doc, a file's best segment stands for it (a file's candidates are next to each other)
+      let fileBest: number | undefined
+      for (let i = 0; i < candidates.length; i++) {
+        const score = scores[i]!
+        if (score <= 0 || Bm25.similarity(score) < threshold) continue
+        if (search.strategy !== "full_doc") offer(i)
+        else if (fileBest !== undefined && candidates[fileBest]!.file !== candidates[i]!.file) {
+          offer(fileBest)
+          fileBest = i
+        } else if (fileBest === undefined || scores[i]! > scores[fileBest]!) fileBest = i
+      }
+      if (fileBest !== undefined) offer(fileBest)
+      return hitsWithin(best.map((i) => ({ ...candidates[i]!, score: scores[i]! })), search)
+    }
+    return { next: scoring.next, result }
   }
 
-  /** The answer of `POST /library/search`. */
-  const search = (request: LibrarySearchRequest, now: number): Record<string, unknown> => ({
-    id: options.ids.uuid(),
-    results: searchHits(searchOf(request), now)
-  })
+  /** The hits of ranked candidates, their texts within `maxSearchAnswerBytes` with the answer around them. */
+  const hitsWithin = (
+    ranked: ReadonlyArray<{ readonly file: StoredFile; readonly order: number; readonly score: number }>,
+    search: Search
+  ): Found => {
+    // the answer without results: its id (a UUID) and `truncated`, counted whether or not it is written
+    let room = limits.maxSearchAnswerBytes - jsonBytes({ id: uuidShape, results: [], truncated: true })
+    const hits: Array<Hit> = []
+    for (const { file, order, score } of ranked) {
+      const hit: Hit = {
+        text: "",
+        fileId: file.fileId,
+        fileName: file.name,
+        score: Bm25.similarity(score),
+        order,
+        publicUrl: file.publicUrl ?? null,
+        labels: [...file.labels]
+      }
+      room -= jsonBytes(hit) + (hits.length === 0 ? 0 : 1)
+      if (room < 0) return { hits, truncated: true }
+      const bounded: BoundedText = joinWithin(
+        piecesFor(file, order, search).map((segment) => segment.text),
+        "\n\n",
+        room
+      )
+      if (bounded.text !== "") hits.push({ ...hit, text: bounded.text })
+      if (bounded.cut) return { hits, truncated: true }
+      room -= bounded.bytes
+    }
+    return { hits, truncated: false }
+  }
+
+  /** The answer of `POST /library/search`, in steps: `truncated` is there only when the answer was cut. */
+  const search = (request: LibrarySearchRequest, now: number): Steps<Record<string, unknown>> => {
+    const found = searchHits(searchOf(request), now)
+    return {
+      next: found.next,
+      result: () => {
+        const { hits, truncated } = found.result()
+        return { id: options.ids.uuid(), results: hits, ...(truncated ? { truncated } : {}) }
+      }
+    }
+  }
 
   /** The status counts of the files of a batch, or `undefined` when no file was uploaded in it. */
   const batchStatus = (batchId: string, now: number): Record<string, unknown> | undefined => {
@@ -456,7 +577,7 @@ export const makeLibrary = (options: {
       }
   }
 
-  return { upload, lookup, list, update, remove, search, searchHits, batchStatus }
+  return { upload, lookup, list, update, remove, clear, search, searchHits, batchStatus }
 }
 
 /** A library: its files and what can be done with them. */
