@@ -13,9 +13,9 @@ import {
   nestsDeeperThan
 } from "../src/reference/answerSchema.js"
 import { keysOfFile, keysOfList } from "../src/reference/apiKeys.js"
+import { builtIn } from "../src/reference/builtInModel.js"
 import { makeByteBudget } from "../src/reference/byteBudget.js"
 import { makeIds } from "../src/reference/ids.js"
-import { builtIn } from "../src/reference/model.js"
 import { isDecodablePath } from "../src/reference/requestPath.js"
 import { makeTenants } from "../src/reference/tenants.js"
 

@@ -3,7 +3,7 @@
  * left as it is. (Each line's package test imports its optional parts without their packages.)
  */
 import { describe, expect, it } from "vitest"
-import { loadWithPeer } from "../src/module/optionalPeer.js"
+import { loadWithPeer } from "../src/platform/optionalPeer.js"
 
 const missing = (name: string) =>
   Object.assign(new Error(`Cannot find package '${name}' imported from /app/dist/ai/provider.js`), {

@@ -3,7 +3,7 @@
  */
 import * as fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import { formatSize, sizeIssues, tooLargeReason } from "../src/failure/sizeLimits.js"
+import { formatSize, sizeIssues, tooLargeReason } from "../src/bytes/sizeLimits.js"
 
 describe("sizeLimits", () => {
   it("a size in MiB, KiB or bytes, whichever divides it", () => {

@@ -3,7 +3,7 @@
  */
 import * as fc from "fast-check"
 import { afterEach, describe, expect, it, vi } from "vitest"
-import { longTimer, maxTimerMillis, timerDelay } from "../src/time/timerDuration.js"
+import { longTimer, maxTimerMillis, timerDelay } from "../src/platform/timerDuration.js"
 
 describe("timerDelay", () => {
   it("infinity and NaN are no timer; 2^31 ms and 30 days are clamped; negatives are 0", () => {

@@ -6,7 +6,7 @@
 import * as fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { webSearchScope } from "../src/reference/runs.js"
-import { isWebSearchUrl } from "../src/wire/maestro.js"
+import { isWebSearchUrl } from "../src/wire/runs.js"
 
 const label = fc.stringMatching(/^[a-z][a-z0-9]{0,10}$/).filter((l) => l !== "www")
 const oneLabelSuffix = fc.constantFrom("com", "org", "io", "de", "uk", "dev")

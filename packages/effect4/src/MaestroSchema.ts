@@ -8,6 +8,7 @@ import * as Predicate from "effect/Predicate"
 import * as Schema from "effect/Schema"
 import { isAbsoluteUrl } from "studio-effect-core/url/absoluteUrl"
 import { showValue } from "studio-effect-core/validate/issues"
+import type { RunModel } from "studio-effect-core/wire/models"
 import {
   budgets,
   countWords,
@@ -23,8 +24,7 @@ import {
   runResponseLanguages,
   runRoles,
   runStatuses
-} from "studio-effect-core/wire/maestro"
-import type { RunModel } from "studio-effect-core/wire/models"
+} from "studio-effect-core/wire/runs"
 import { type PathIssue, withWholeChecks } from "./internal/schema/issues.js"
 import { openStruct } from "./internal/schema/open.js"
 import { optional, withDefault } from "./internal/schema/optional.js"
@@ -95,7 +95,7 @@ export {
    * @category predicates
    */
   isWebSearchUrl
-} from "studio-effect-core/wire/maestro"
+} from "studio-effect-core/wire/runs"
 
 /**
  * What a requirement asks for, in at most 128 words.

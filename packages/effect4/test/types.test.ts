@@ -15,7 +15,7 @@ const probe = `
 import { Effect, Stream } from "effect"
 import type * as WireAssistant from "studio-effect-core/wire/assistant"
 import type * as WireChat from "studio-effect-core/wire/chat"
-import type * as WireMaestro from "studio-effect-core/wire/maestro"
+import type * as WireMaestro from "studio-effect-core/wire/runs"
 import type * as WireModels from "studio-effect-core/wire/models"
 import { AssistantSchema, Assistants, Chat, ChatSchema, Maestro, MaestroSchema, ModelSchema } from "../src/index.js"
 

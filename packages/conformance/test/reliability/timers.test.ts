@@ -19,7 +19,7 @@ import {
   vi
 } from "@studio-effect/line"
 import { Chat, type StudioClient } from "studio-effect"
-import { maxTimerMillis } from "studio-effect-core/time/timerDuration"
+import { maxTimerMillis } from "studio-effect-core/platform/timerDuration"
 import { chatRequest, clientLayer, transportNames } from "./harness.js"
 import { type HostileHandler, hostileServer } from "./hostile.js"
 

@@ -5,7 +5,11 @@
  *
  * @since 0.1.0
  */
+import { endpoints } from "../wire/endpoints.js"
+import { defaultMaxPendingBodyBytes } from "./byteBudget.js"
+import { defaultMaxJsonDepth } from "./fastApi.js"
 import { defaultLibraryLimits } from "./library/library.js"
+import { pathOf } from "./requestPath.js"
 
 /**
  * The default limit of a request body: 1 MiB.
@@ -19,14 +23,52 @@ export const defaultMaxBodyBytes = 1024 * 1024
 const multipartOverhead = 64 * 1024
 
 /**
- * The limit of an upload's body: a file of up to `maxFileBytes` and its form fields, never below the limit
- * of other bodies.
+ * The limits of the bodies the service reads.
  *
  * @since 0.1.0
  * @category limits
  */
-export const maxUploadBytes = (maxBodyBytes: number, maxFileBytes = defaultLibraryLimits.maxFileBytes): number =>
-  Math.max(maxBodyBytes, maxFileBytes + multipartOverhead)
+export interface BodyLimits {
+  readonly maxBodyBytes: number
+  /** An upload's body holds a file of up to `maxFileBytes` and its form fields, never below `maxBodyBytes`. */
+  readonly maxUploadBytes: number
+  readonly maxJsonDepth: number
+  /** The bytes of all bodies still arriving. */
+  readonly maxPendingBodyBytes: number
+}
+
+/**
+ * The limits of the options, each its default when not given.
+ *
+ * @since 0.1.0
+ * @category limits
+ */
+export const bodyLimitsOf = (options: {
+  readonly maxBodyBytes?: number | undefined
+  readonly maxJsonDepth?: number | undefined
+  readonly maxFileBytes?: number | undefined
+  readonly maxPendingBodyBytes?: number | undefined
+}): BodyLimits => {
+  const maxBodyBytes = options.maxBodyBytes ?? defaultMaxBodyBytes
+  return {
+    maxBodyBytes,
+    maxUploadBytes: Math.max(
+      maxBodyBytes,
+      (options.maxFileBytes ?? defaultLibraryLimits.maxFileBytes) + multipartOverhead
+    ),
+    maxJsonDepth: options.maxJsonDepth ?? defaultMaxJsonDepth,
+    maxPendingBodyBytes: options.maxPendingBodyBytes ?? defaultMaxPendingBodyBytes
+  }
+}
+
+/**
+ * The limit of a request's body: an upload's own, or every other body's.
+ *
+ * @since 0.1.0
+ * @category limits
+ */
+export const bodyLimitOf = (limits: BodyLimits, method: string, url: string): number =>
+  method === "POST" && pathOf(url) === endpoints.libraryUpload.path ? limits.maxUploadBytes : limits.maxBodyBytes
 
 /**
  * The body is larger than the limit.

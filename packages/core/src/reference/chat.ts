@@ -4,8 +4,8 @@
  */
 import * as CodePoints from "../text/codePoints.js"
 import type { ChatCompletion, ChatCompletionChunkChoice, ChatDelta, Usage } from "../wire/chat.js"
+import { countTokens, type ModelRequest, type Reply, tokenize } from "./builtInModel.js"
 import type { Ids } from "./ids.js"
-import { countTokens, type ModelRequest, type Reply, tokenize } from "./model.js"
 
 /** A generated choice, after `stop` and `max_tokens`. */
 export interface GeneratedChoice {

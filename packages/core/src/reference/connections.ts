@@ -187,3 +187,59 @@ export const guard = (server: NodeServer, limits: ServingLimits): Guarded => {
 
   return { connections: () => sockets.size, answering, shutdown }
 }
+
+/**
+ * The part of a Node.js response (HTTP/1 or HTTP/2) that closing its connection uses.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface ClosableResponse {
+  readonly writableLength: number
+  readonly socket: { readonly writableLength: number } | null
+  destroy(): unknown
+}
+
+/**
+ * Destroys the socket of `response` once what was written to it has left (or after 1,000 turns of the
+ * event loop), so that a client sees what was sent before the connection drops; then calls `done`.
+ *
+ * @since 0.1.0
+ * @category connections
+ */
+export const destroyAfterFlush = (response: ClosableResponse, done: () => void): void => {
+  const attempt = (tries: number) => {
+    const pending = response.writableLength + (response.socket?.writableLength ?? 0)
+    if (pending === 0 || tries > 1000) {
+      response.destroy()
+      done()
+    } else {
+      setImmediate(() => attempt(tries + 1))
+    }
+  }
+  setImmediate(() => attempt(0))
+}
+
+/**
+ * The bounds of serving that the options give (times in milliseconds), the defaults for the others.
+ *
+ * @since 0.1.0
+ * @category limits
+ */
+export const servingLimitsOf = (
+  options: { readonly [K in keyof ServingLimits]?: number | undefined }
+): ServingLimits => ({
+  maxConnections: options.maxConnections ?? defaultServingLimits.maxConnections,
+  headersTimeoutMs: options.headersTimeoutMs ?? defaultServingLimits.headersTimeoutMs,
+  requestTimeoutMs: options.requestTimeoutMs ?? defaultServingLimits.requestTimeoutMs,
+  shutdownTimeoutMs: options.shutdownTimeoutMs ?? defaultServingLimits.shutdownTimeoutMs
+})
+
+/**
+ * The address a server listening on `host` and `port` answers at (an IPv6 host in brackets).
+ *
+ * @since 0.1.0
+ * @category connections
+ */
+export const listeningUrl = (host: string, port: number): string =>
+  `http://${host.includes(":") ? `[${host}]` : host}:${port}`

@@ -3,7 +3,7 @@
  * both to answer in the caller's language and to check a language requirement.
  */
 import * as CodePoints from "../text/codePoints.js"
-import { type ResponseLanguage, responseLanguages } from "../wire/maestro.js"
+import { type ResponseLanguage, responseLanguages } from "../wire/runs.js"
 
 /** A language a run can answer in. */
 export type Language = ResponseLanguage

@@ -4,7 +4,7 @@
  * case), how a run revises its draft to meet them, and how each requirement is scored.
  */
 import * as CodePoints from "../text/codePoints.js"
-import { countWords, type Requirement } from "../wire/maestro.js"
+import { countWords, type Requirement } from "../wire/runs.js"
 import { detect, type Language, languages, phrases } from "./language.js"
 
 /** A condition the service can check on a result. */

@@ -6,11 +6,11 @@
  */
 import { type AssistantResponseLanguage, unsetResponseLanguage } from "../wire/assistant.js"
 import type { FileFilter } from "../wire/library.js"
-import type { Budget, FileSearchFilters, Requirement, RunMessage, RunTool, ToolResources } from "../wire/maestro.js"
+import type { Budget, FileSearchFilters, Requirement, RunMessage, RunTool, ToolResources } from "../wire/runs.js"
+import type { ModelContext, ModelRequest, Reply } from "./builtInModel.js"
 import type { Ids } from "./ids.js"
 import { detect, type Language } from "./language.js"
 import type { Hit } from "./library/library.js"
-import type { ModelContext, ModelRequest, Reply } from "./model.js"
 import { type Check, checksOf, revise, scoreRequirement } from "./requirements.js"
 
 /** A run's configuration after validation (and, for an assistant, after merging its stored fields). */

@@ -18,7 +18,7 @@ import {
   type StarterQuestion,
   type WorkflowConfig
 } from "../wire/assistant.js"
-import type { RunMessage } from "../wire/maestro.js"
+import type { RunMessage } from "../wire/runs.js"
 import {
   type Accept,
   acceptNonEmptyString,

@@ -33,7 +33,7 @@ import {
   type ToolResources,
   type WebSearchFilters,
   type WebSearchTool
-} from "../wire/maestro.js"
+} from "../wire/runs.js"
 import {
   type Accept,
   acceptBoolean,

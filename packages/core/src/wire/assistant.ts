@@ -21,7 +21,7 @@ import {
   type StringMap,
   type ToolResources,
   unsetResponseLanguage
-} from "./maestro.js"
+} from "./runs.js"
 
 export {
   /**

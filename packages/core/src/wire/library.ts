@@ -27,7 +27,7 @@ export const fileStatuses = [
  */
 export type FileStatus = typeof fileStatuses[number]
 
-import { type LabelsFilterMode, labelsFilterModes, retrievalStrategies, type RetrievalStrategy } from "./maestro.js"
+import { type LabelsFilterMode, labelsFilterModes, retrievalStrategies, type RetrievalStrategy } from "./runs.js"
 
 // the values of a file search's filters, as a run's `file_search` tool takes them
 export { type LabelsFilterMode, labelsFilterModes, retrievalStrategies, type RetrievalStrategy }

@@ -3,7 +3,7 @@
  * package's `exports` give) and, when `@effect/ai` is missing, fails at the import with the line that
  * installs it, rather than with the module linker's bare `Cannot find package`.
  */
-import { loadWithPeer } from "studio-effect-core/module/optionalPeer"
+import { loadWithPeer } from "studio-effect-core/platform/optionalPeer"
 
 const provider = await loadWithPeer(() => import("./index.js"), {
   user: "studio-effect/ai",

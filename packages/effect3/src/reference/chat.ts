@@ -5,9 +5,9 @@
  */
 import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
+import type { Reply } from "studio-effect-core/reference/builtInModel"
 import * as Answer from "studio-effect-core/reference/chat"
 import type { Ids } from "studio-effect-core/reference/ids"
-import type { Reply } from "studio-effect-core/reference/model"
 import { type Model, type ModelRequest, runModel } from "./model.js"
 
 /** Runs the model for every choice of a request. */

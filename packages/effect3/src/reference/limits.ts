@@ -5,23 +5,17 @@
 import type * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import type * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import {
+  bodyLimitOf,
+  type BodyLimits,
+  bodyLimitsOf,
   declaredLength,
-  defaultMaxBodyBytes,
-  maxUploadBytes as uploadLimit,
   tooLargeDetail
 } from "studio-effect-core/reference/bodyRefusals"
-import { type ByteBudget, defaultMaxPendingBodyBytes, makeByteBudget } from "studio-effect-core/reference/byteBudget"
-import { defaultMaxJsonDepth } from "studio-effect-core/reference/fastApi"
-import { pathOf } from "studio-effect-core/reference/requestPath"
-import * as Endpoints from "studio-effect-core/wire/endpoints"
+import { type ByteBudget, makeByteBudget } from "studio-effect-core/reference/byteBudget"
 import * as Wire from "./wire.js"
 
-/** The limits in force, and the answers for a body past them. */
-export interface Limits {
-  readonly maxBodyBytes: number
-  /** An upload's body holds a file of up to `maxFileBytes`, and its form fields. */
-  readonly maxUploadBytes: number
-  readonly maxJsonDepth: number
+/** The limits in force (`bodyLimitsOf`), and the answers for a body past them. */
+export interface Limits extends BodyLimits {
   /** The bytes of all bodies still arriving. */
   readonly pending: ByteBudget
   /** A 413; the connection closes, so the rest of an unread body is not drained on a kept-alive socket. */
@@ -35,27 +29,17 @@ export interface Limits {
 }
 
 /** The limits of the options (each has a default). */
-export const makeLimits = (options: {
-  readonly maxBodyBytes?: number | undefined
-  readonly maxJsonDepth?: number | undefined
-  readonly maxFileBytes?: number | undefined
-  readonly maxPendingBodyBytes?: number | undefined
-}): Limits => {
-  const maxBodyBytes = options.maxBodyBytes ?? defaultMaxBodyBytes
-  const maxUploadBytes = uploadLimit(maxBodyBytes, options.maxFileBytes)
-  const tooLarge = (limit = maxBodyBytes) => Wire.detail(413, tooLargeDetail(limit), { connection: "close" })
-  const uploadPath = Endpoints.endpoints.libraryUpload.path
+export const makeLimits = (options: Parameters<typeof bodyLimitsOf>[0]): Limits => {
+  const limits = bodyLimitsOf(options)
+  const tooLarge = (limit = limits.maxBodyBytes) => Wire.detail(413, tooLargeDetail(limit), { connection: "close" })
   return {
-    maxBodyBytes,
-    maxUploadBytes,
-    maxJsonDepth: options.maxJsonDepth ?? defaultMaxJsonDepth,
-    pending: makeByteBudget(options.maxPendingBodyBytes ?? defaultMaxPendingBodyBytes),
+    ...limits,
+    pending: makeByteBudget(limits.maxPendingBodyBytes),
     tooLarge,
     unavailable: (detail) => Wire.detail(503, detail, { connection: "close", "retry-after": "1" }),
     declaredTooLarge: (request) => {
       const declared = declaredLength(request.headers["content-length"])
-      // an upload has a limit of its own
-      const limit = request.method === "POST" && pathOf(request.url) === uploadPath ? maxUploadBytes : maxBodyBytes
+      const limit = bodyLimitOf(limits, request.method, request.url)
       return declared !== undefined && declared > limit ? tooLarge(limit) : undefined
     }
   }

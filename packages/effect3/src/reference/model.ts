@@ -5,7 +5,7 @@
  * @since 0.1.0
  */
 import * as Effect from "effect/Effect"
-import * as CoreModel from "studio-effect-core/reference/model"
+import * as CoreModel from "studio-effect-core/reference/builtInModel"
 
 export {
   /**
@@ -60,7 +60,7 @@ export {
    * @category tokens
    */
   tokenize
-} from "studio-effect-core/reference/model"
+} from "studio-effect-core/reference/builtInModel"
 
 /**
  * A model: a function from a request to a reply, given at once or by an effect. The service applies

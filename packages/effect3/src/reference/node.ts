@@ -16,30 +16,17 @@ import * as Logger from "effect/Logger"
 import type * as Scope from "effect/Scope"
 import * as http from "node:http"
 import {
-  defaultServingLimits,
+  destroyAfterFlush,
   guard,
+  listeningUrl,
   serverOptions,
-  type ServingLimits
+  type ServingLimits,
+  servingLimitsOf
 } from "studio-effect-core/reference/connections"
 import { make } from "./app.js"
 import { ConnectionControl, type ConnectionDropped } from "./faults.js"
 import type { Listening, ListenOptions } from "./listening.js"
 import { logRequests } from "./requestLog.js"
-
-/** Destroys the socket of `response` once what was written to it has left, so a client sees it. */
-const destroyAfterFlush = (response: http.ServerResponse): Effect.Effect<void> =>
-  Effect.async<void>((resume) => {
-    const attempt = (tries: number) => {
-      const pending = response.writableLength + (response.socket?.writableLength ?? 0)
-      if (pending === 0 || tries > 1000) {
-        response.destroy()
-        resume(Effect.void)
-      } else {
-        setImmediate(() => attempt(tries + 1))
-      }
-    }
-    setImmediate(() => attempt(0))
-  })
 
 /**
  * The app with dropped connections made real: the socket is destroyed. `answering`, when given, is told of
@@ -54,13 +41,16 @@ export const overSocket = (
     return app
   })).pipe(
     Effect.provideService(ConnectionControl, {
-      drop: (request) => destroyAfterFlush(NodeHttpServerRequest.toServerResponse(request))
+      drop: (request) =>
+        Effect.async<void>((resume) =>
+          destroyAfterFlush(NodeHttpServerRequest.toServerResponse(request), () => resume(Effect.void))
+        )
     }),
     Effect.catchTag("ConnectionDropped", () => Effect.succeed(HttpServerResponse.empty()))
   )
 
-const millis = (duration: Duration.DurationInput | undefined, otherwise: number): number =>
-  duration === undefined ? otherwise : Duration.toMillis(duration)
+const millis = (duration: Duration.DurationInput | undefined): number | undefined =>
+  duration === undefined ? undefined : Duration.toMillis(duration)
 
 // the default logger, or the pretty one a `runMain` installs instead, becomes logfmt
 const logfmt = Logger.withConsoleLog(Logger.logfmtLogger)
@@ -70,12 +60,13 @@ const oneLineLogs = Layer.merge(
 )
 
 /** The bounds of serving that `options` give, the defaults for the others. */
-const servingLimits = (options: ListenOptions): ServingLimits => ({
-  maxConnections: options.maxConnections ?? defaultServingLimits.maxConnections,
-  headersTimeoutMs: millis(options.headersTimeout, defaultServingLimits.headersTimeoutMs),
-  requestTimeoutMs: millis(options.requestTimeout, defaultServingLimits.requestTimeoutMs),
-  shutdownTimeoutMs: millis(options.shutdownTimeout, defaultServingLimits.shutdownTimeoutMs)
-})
+const servingLimits = (options: ListenOptions): ServingLimits =>
+  servingLimitsOf({
+    maxConnections: options.maxConnections,
+    headersTimeoutMs: millis(options.headersTimeout),
+    requestTimeoutMs: millis(options.requestTimeout),
+    shutdownTimeoutMs: millis(options.shutdownTimeout)
+  })
 
 /**
  * Serves the reference service until the scope closes, within the bounds of `options` (connections, time
@@ -104,6 +95,5 @@ export const listen = (
     )
     const address = server.address
     const port = address._tag === "TcpAddress" ? address.port : 0
-    const shown = host.includes(":") ? `[${host}]` : host
-    return { url: `http://${shown}:${port}`, host, port }
+    return { url: listeningUrl(host, port), host, port }
   })

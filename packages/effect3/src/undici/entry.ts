@@ -3,7 +3,7 @@
  * the package's `exports` give) and, when `undici` is missing, fails at the import with the line that
  * installs it, rather than with the module linker's bare `Cannot find package`.
  */
-import { loadWithPeer } from "studio-effect-core/module/optionalPeer"
+import { loadWithPeer } from "studio-effect-core/platform/optionalPeer"
 
 const transport = await loadWithPeer(() => import("./index.js"), {
   user: "studio-effect/undici",

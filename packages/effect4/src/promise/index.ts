@@ -19,7 +19,7 @@ import * as Redacted from "effect/Redacted"
 import * as Result from "effect/Result"
 import * as Stream from "effect/Stream"
 import { ClientClosed } from "studio-effect-core/failure/ClientClosed"
-import { callSignal, closedIterable, untilAborted } from "studio-effect-core/promise/cancellation"
+import { callSignal, closedIterable, untilAborted } from "studio-effect-core/platform/cancellation"
 import * as Assistants from "../Assistants.js"
 import type {
   Assistant,

@@ -15,37 +15,17 @@ import * as NetAddress from "effect/net/NetAddress"
 import type * as Scope from "effect/Scope"
 import * as http from "node:http"
 import {
-  defaultServingLimits,
+  destroyAfterFlush,
   guard,
+  listeningUrl,
   serverOptions,
-  type ServingLimits
+  type ServingLimits,
+  servingLimitsOf
 } from "studio-effect-core/reference/connections"
 import { type App, make } from "./app.js"
 import { ConnectionControl } from "./faults.js"
 import type { Listening, ListenOptions } from "./listening.js"
 import { logRequests } from "./requestLog.js"
-
-/** The part of a Node.js response (HTTP/1 or HTTP/2) that closing its connection uses. */
-interface NodeResponse {
-  readonly writableLength: number
-  readonly socket: { readonly writableLength: number } | null
-  destroy(): unknown
-}
-
-/** Destroys the socket of `response` once what was written to it has left, so a client sees it. */
-const destroyAfterFlush = (response: NodeResponse): Effect.Effect<void> =>
-  Effect.callback<void>((resume) => {
-    const attempt = (tries: number) => {
-      const pending = response.writableLength + (response.socket?.writableLength ?? 0)
-      if (pending === 0 || tries > 1000) {
-        response.destroy()
-        resume(Effect.void)
-      } else {
-        setImmediate(() => attempt(tries + 1))
-      }
-    }
-    setImmediate(() => attempt(0))
-  })
 
 /**
  * The app with dropped connections made real: the socket is destroyed. Its handlers are interruptible (the
@@ -62,24 +42,28 @@ export const overSocket = (
     return app
   })).pipe(
     Effect.provideService(ConnectionControl, {
-      drop: (request) => destroyAfterFlush(NodeHttpServerRequest.toServerResponse(request))
+      drop: (request) =>
+        Effect.callback<void>((resume) =>
+          destroyAfterFlush(NodeHttpServerRequest.toServerResponse(request), () => resume(Effect.void))
+        )
     }),
     Effect.catchTag("ConnectionDropped", () => Effect.succeed(HttpServerResponse.empty())),
     Effect.interruptible
   )
 
-const millis = (duration: Duration.Input | undefined, otherwise: number): number =>
-  duration === undefined ? otherwise : Duration.toMillis(Duration.fromInputUnsafe(duration))
+const millis = (duration: Duration.Input | undefined): number | undefined =>
+  duration === undefined ? undefined : Duration.toMillis(Duration.fromInputUnsafe(duration))
 
 const oneLineLogs = Logger.layer([Logger.consoleLogFmt])
 
 /** The bounds of serving that `options` give, the defaults for the others. */
-const servingLimits = (options: ListenOptions): ServingLimits => ({
-  maxConnections: options.maxConnections ?? defaultServingLimits.maxConnections,
-  headersTimeoutMs: millis(options.headersTimeout, defaultServingLimits.headersTimeoutMs),
-  requestTimeoutMs: millis(options.requestTimeout, defaultServingLimits.requestTimeoutMs),
-  shutdownTimeoutMs: millis(options.shutdownTimeout, defaultServingLimits.shutdownTimeoutMs)
-})
+const servingLimits = (options: ListenOptions): ServingLimits =>
+  servingLimitsOf({
+    maxConnections: options.maxConnections,
+    headersTimeoutMs: millis(options.headersTimeout),
+    requestTimeoutMs: millis(options.requestTimeout),
+    shutdownTimeoutMs: millis(options.shutdownTimeout)
+  })
 
 /**
  * Serves the reference service until the scope closes, within the bounds of `options` (connections, time
@@ -108,6 +92,5 @@ export const listen = (
     )
     const address = server.address
     const port = NetAddress.isInetAddress(address) ? address.port : 0
-    const shown = host.includes(":") ? `[${host}]` : host
-    return { url: `http://${shown}:${port}`, host, port }
+    return { url: listeningUrl(host, port), host, port }
   })

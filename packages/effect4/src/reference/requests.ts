@@ -24,7 +24,7 @@ import {
   rateLimitedDetail,
   unauthorizedDetail
 } from "studio-effect-core/reference/fastApi"
-import { isRunModel } from "studio-effect-core/reference/models"
+import { isRunModel } from "studio-effect-core/reference/modelCatalog"
 import { makeRateWindows } from "studio-effect-core/reference/rateWindows"
 import { runModels } from "studio-effect-core/wire/models"
 import { readText } from "./body.js"

@@ -4,16 +4,11 @@
  * `studio-effect-core/reference/tenants`). A new kind of state is one more field of `Tenant`.
  */
 import type * as Duration from "effect/Duration"
-import { defaultAssistantStoreLimits } from "studio-effect-core/reference/assistants"
 import { makeByteBudget } from "studio-effect-core/reference/byteBudget"
 import type { Ids } from "studio-effect-core/reference/ids"
-import {
-  defaultLibraryLimits,
-  defaultMaxTotalLibraryBytes,
-  defaultProcessingDuration
-} from "studio-effect-core/reference/library/library"
-import { defaultRunStoreLimits, type RunFailure } from "studio-effect-core/reference/runs"
-import { defaultMaxTenants, makeTenants, type Tenants } from "studio-effect-core/reference/tenants"
+import type { RunFailure } from "studio-effect-core/reference/runs"
+import { type StoreLimitOptions, storeLimits } from "studio-effect-core/reference/storeLimits"
+import { makeTenants, type Tenants } from "studio-effect-core/reference/tenants"
 import { makeAssistantStore } from "./assistants.js"
 import { makeLibraryStore } from "./library.js"
 import type { Model } from "./model.js"
@@ -27,27 +22,14 @@ export interface Tenant {
   readonly library: ReturnType<typeof makeLibraryStore>
 }
 
-/** How the stores of every tenant are made, and how many tenants are kept. */
-export interface TenantOptions {
+/** How the stores of every tenant are made, and their limits (see `storeLimits`). */
+export interface TenantOptions extends StoreLimitOptions {
   readonly separate: boolean
-  readonly maxTenants?: number | undefined
   readonly model: Model
   readonly seed: number
   readonly ids: Ids
   readonly stepDuration: Duration.Duration
   readonly failRun?: RunFailure | undefined
-  readonly maxRuns?: number | undefined
-  readonly maxRunsSize?: number | undefined
-  readonly maxAssistants?: number | undefined
-  readonly maxAssistantSize?: number | undefined
-  readonly maxFiles?: number | undefined
-  readonly maxLibraryBytes?: number | undefined
-  readonly maxFileBytes?: number | undefined
-  readonly maxSearchAnswerBytes?: number | undefined
-  /** The bytes of every tenant's library together (files and their index). */
-  readonly maxTotalLibraryBytes?: number | undefined
-  /** How long a file is `PROCESSING`, in milliseconds. */
-  readonly fileProcessingDuration?: number | undefined
 }
 
 /**
@@ -55,21 +37,17 @@ export interface TenantOptions {
  * of bytes, and a forgotten tenant's files give theirs back.
  */
 export const make = (options: TenantOptions): Tenants<Tenant> => {
-  const libraryBudget = makeByteBudget(options.maxTotalLibraryBytes ?? defaultMaxTotalLibraryBytes)
+  const limits = storeLimits(options)
+  const libraryBudget = makeByteBudget(limits.maxTotalLibraryBytes)
   return makeTenants({
     separate: options.separate,
-    maxTenants: options.maxTenants ?? defaultMaxTenants,
+    maxTenants: limits.maxTenants,
     forget: (tenant) => tenant.library.clear(),
     make: () => {
       const library = makeLibraryStore({
         ids: options.ids,
-        limits: {
-          maxFiles: options.maxFiles ?? defaultLibraryLimits.maxFiles,
-          maxLibraryBytes: options.maxLibraryBytes ?? defaultLibraryLimits.maxLibraryBytes,
-          maxFileBytes: options.maxFileBytes ?? defaultLibraryLimits.maxFileBytes,
-          maxSearchAnswerBytes: options.maxSearchAnswerBytes ?? defaultLibraryLimits.maxSearchAnswerBytes
-        },
-        processingDuration: options.fileProcessingDuration ?? defaultProcessingDuration,
+        limits: limits.library,
+        processingDuration: limits.fileProcessingDuration,
         budget: libraryBudget
       })
       return {
@@ -81,13 +59,9 @@ export const make = (options: TenantOptions): Tenants<Tenant> => {
           library,
           stepDuration: options.stepDuration,
           failRun: options.failRun,
-          maxRuns: options.maxRuns ?? defaultRunStoreLimits.maxRuns,
-          maxRunsSize: options.maxRunsSize ?? defaultRunStoreLimits.maxRunsSize
+          ...limits.runs
         }),
-        assistants: makeAssistantStore(options.ids, {
-          maxAssistants: options.maxAssistants ?? defaultAssistantStoreLimits.maxAssistants,
-          maxAssistantSize: options.maxAssistantSize ?? defaultAssistantStoreLimits.maxAssistantSize
-        })
+        assistants: makeAssistantStore(options.ids, limits.assistants)
       }
     }
   })

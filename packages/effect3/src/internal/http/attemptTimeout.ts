@@ -6,7 +6,7 @@
  */
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
-import { longTimer } from "studio-effect-core/time/timerDuration"
+import { longTimer } from "studio-effect-core/platform/timerDuration"
 import { liveClock } from "../stream/liveClock.js"
 import { isAbortable, RequestAbort, type RequestAbortSlot } from "./requestAbort.js"
 

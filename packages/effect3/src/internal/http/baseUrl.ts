@@ -1,58 +1,19 @@
 /**
- * The base-URL policy: an absolute `https://` URL (or `http://` to loopback, or anywhere with
- * `allowInsecureHttp`), to which the operations' paths (`/studio/v1/...`) are appended. The address other
- * SDKs take (`https://api.ai21.com/studio/v1`, which `studio-effect serve` prints for them) is accepted and
- * its `/studio/v1` dropped; one ending in `/v1` alone is refused with what to use instead. A refused URL is
- * quoted without its userinfo, query values or fragment, which may hold a password or a token.
+ * The base URL's check (the policy is the core's, `studio-effect-core/url/baseUrl`): the URL to use, or a
+ * `ValidationError` that says what is wrong and what to use.
  */
 import * as Effect from "effect/Effect"
-import { redactUrl } from "studio-effect-core/url/redactUrl"
+import { resolveBaseUrl } from "studio-effect-core/url/baseUrl"
 import { ValidationError, ValidationIssue } from "../../StudioError.js"
-
-const isLoopback = (hostname: string): boolean =>
-  hostname === "localhost" || hostname === "[::1]" || hostname === "::1" || /^127(?:\.\d{1,3}){3}$/.test(hostname)
-
-/** The path every operation starts with; a base URL ending in it would double it. */
-const apiPrefix = /\/studio\/v1$/
 
 /** The base URL to use, or the `ValidationError` that says what is wrong and what to use. */
 export const checkBaseUrl = (baseUrl: string, allowInsecureHttp: boolean): Effect.Effect<string, ValidationError> => {
-  const invalid = (message: string) =>
-    Effect.fail(
-      new ValidationError({
-        operation: "client",
-        source: "client",
-        issues: [new ValidationIssue({ path: "baseUrl", message })]
-      })
-    )
-  let url: URL
-  try {
-    url = new URL(baseUrl)
-  } catch {
-    return invalid(
-      `"${redactUrl(baseUrl)}" is not an absolute URL: use the service's address, such as https://api.ai21.com`
-    )
-  }
-  if (url.protocol !== "https:" && url.protocol !== "http:") {
-    return invalid(`use an https:// (or loopback http://) URL, such as https://api.ai21.com`)
-  }
-  if (url.protocol === "http:" && !isLoopback(url.hostname) && !allowInsecureHttp) {
-    return invalid(
-      `http:// to ${url.hostname} would send the API key in clear text: use https://, or set allowInsecureHttp`
-    )
-  }
-  if (url.search !== "" || url.hash !== "") {
-    return invalid(
-      `"${redactUrl(baseUrl)}" has a query or fragment: use the service's address alone, such as ${url.origin}`
-    )
-  }
-  const path = url.pathname.replace(/\/+$/, "")
-  if (apiPrefix.test(path)) return Effect.succeed(url.origin + path.replace(apiPrefix, ""))
-  if (/\/v1$/.test(path)) {
-    return invalid(
-      `"${redactUrl(baseUrl)}" ends in /v1, but the operations' paths (/studio/v1/...) are appended to it: ` +
-        `use ${url.origin}${path.replace(/\/v1$/, "")} (without /v1)`
-    )
-  }
-  return Effect.succeed(url.origin + path)
+  const resolved = resolveBaseUrl(baseUrl, allowInsecureHttp)
+  return resolved._tag === "BaseUrl" ? Effect.succeed(resolved.url) : Effect.fail(
+    new ValidationError({
+      operation: "client",
+      source: "client",
+      issues: [new ValidationIssue({ path: "baseUrl", message: resolved.problem })]
+    })
+  )
 }

@@ -10,7 +10,7 @@ import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import type { Readable } from "node:stream"
-import { timerDelay } from "studio-effect-core/time/timerDuration"
+import { timerDelay } from "studio-effect-core/platform/timerDuration"
 import { end, type Read } from "./read.js"
 
 /** @internal */

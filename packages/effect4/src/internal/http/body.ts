@@ -8,7 +8,7 @@ import type * as HttpClientError from "effect/http/HttpClientError"
 import type * as HttpClientResponse from "effect/http/HttpClientResponse"
 import * as Stream from "effect/Stream"
 import { concatBytes } from "studio-effect-core/bytes/concatBytes"
-import { sizeIssues, tooLargeReason } from "studio-effect-core/failure/sizeLimits"
+import { sizeIssues, tooLargeReason } from "studio-effect-core/bytes/sizeLimits"
 import { DecodeError, ValidationError, ValidationIssue } from "../../StudioError.js"
 
 /** The largest non-streamed answer when no `maxResponseSize` is given: 32 MiB. */

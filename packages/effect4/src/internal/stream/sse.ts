@@ -10,7 +10,7 @@ import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
 import * as Pull from "effect/Pull"
 import * as Stream from "effect/Stream"
-import { tooLargeReason } from "studio-effect-core/failure/sizeLimits"
+import { tooLargeReason } from "studio-effect-core/bytes/sizeLimits"
 import { afterDoneBytes, defaultMaxEventSize, doneMarker, SseParser } from "studio-effect-core/sse/SseParser"
 import { DecodeError, TransportError } from "../../StudioError.js"
 

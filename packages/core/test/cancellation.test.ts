@@ -3,8 +3,8 @@
  * signal's reason.
  */
 import { describe, expect, it } from "vitest"
-import { ClientClosed } from "../../src/failure/ClientClosed.js"
-import { callSignal, closedIterable, untilAborted } from "../../src/promise/cancellation.js"
+import { ClientClosed } from "../src/failure/ClientClosed.js"
+import { callSignal, closedIterable, untilAborted } from "../src/platform/cancellation.js"
 
 async function* counting(): AsyncGenerator<number> {
   for (let i = 0;; i++) yield i

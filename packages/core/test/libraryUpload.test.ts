@@ -2,7 +2,7 @@
  * What an upload sends besides its file's bytes: its name and the multipart form of its fields.
  */
 import { describe, expect, it } from "vitest"
-import { baseName, blobName, notAFileMessage, uploadForm } from "../src/library/upload.js"
+import { baseName, blobName, notAFileMessage, uploadForm } from "../src/wire/libraryUpload.js"
 
 describe("upload", () => {
   it("a file's name: a path's last part, a File's own, else file.txt", () => {
