@@ -8,6 +8,7 @@ import type { ChatRequest } from "@studio-effect/line/src/ChatSchema.js"
 import type { RunRequest } from "@studio-effect/line/src/MaestroSchema.js"
 import * as fc from "fast-check"
 import { chatModels, runModels } from "studio-effect-core/wire/models"
+import { responseLanguages } from "studio-effect-core/wire/runs"
 
 // ---------------------------------------------------------------------------------------------------------
 // text and names
@@ -339,18 +340,8 @@ export const validToolResources: fc.Arbitrary<NonNullable<RunRequest["tool_resou
   web_search: fc.record({ urls: fc.array(webSearchUrl, { maxLength: 3 }) }, { requiredKeys: [] })
 }, { requiredKeys: [] })
 
-/** The nine response languages. */
-export const responseLanguages = [
-  "arabic",
-  "dutch",
-  "english",
-  "french",
-  "german",
-  "hebrew",
-  "italian",
-  "portuguese",
-  "spanish"
-] as const
+/** The nine response languages (the interface's table). */
+export { responseLanguages }
 
 /** A run request that keeps every rule of the interface. */
 export const validRunRequest: fc.Arbitrary<RunRequest> = fc.record({
