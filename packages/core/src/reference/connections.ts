@@ -200,6 +200,9 @@ export interface ClosableResponse {
   destroy(): unknown
 }
 
+/** Node.js's `setImmediate` (the core is built without Node's types): the next turn, after pending I/O. */
+declare const setImmediate: (callback: () => void) => unknown
+
 /**
  * Destroys the socket of `response` once what was written to it has left (or after 1,000 turns of the
  * event loop), so that a client sees what was sent before the connection drops; then calls `done`.
