@@ -8,6 +8,8 @@
  *
  * @since 1.0.0
  */
+import { clip } from "../text/codePoints.js"
+import { visibleControls } from "../text/visibleControls.js"
 import type { AssistantMessage, ChatMessage, SystemMessage, ToolCallInput } from "../wire/chat.js"
 
 export interface PromptTextPart {
@@ -147,14 +149,25 @@ export const toolChoiceRefusal = (choice: ToolChoice): string | undefined => {
     : undefined
 }
 
+/** A tool's name, or what went wrong, as a refusal quotes it: cut short, its controls made visible. */
+const quoted = (text: string, max = 100): string => visibleControls(clip(text, max))
+
 /** Why a provider-defined tool cannot be sent: the service has none. */
 export const providerDefinedToolRefusal = (name: string): string =>
-  `the Studio service has no provider-defined tools: "${name}" cannot be sent; define it with Tool.make`
+  `the Studio service has no provider-defined tools: "${quoted(name)}" cannot be sent; define it with Tool.make`
 
 /** Why a tool without a description cannot be sent: the service requires one. */
 export const undescribedToolRefusal = (name: string): string =>
-  `the tool "${name}" has no description, which the Studio service requires: ` +
+  `the tool "${quoted(name)}" has no description, which the Studio service requires: ` +
   "give Tool.make a description of what it does, returns and its limitations"
+
+/**
+ * Why a tool's parameters cannot be sent: their schema has no JSON Schema (nested too deeply, or of a kind
+ * JSON Schema cannot describe); `cause` is what the conversion threw.
+ */
+export const unschemableToolRefusal = (name: string, cause: unknown): string =>
+  `the parameters of the tool "${quoted(name)}" cannot be described as JSON Schema ` +
+  `(${quoted(cause instanceof Error ? cause.message : String(cause), 200)}): give Tool.make a schema of plain fields`
 
 /**
  * The system message that asks for a structured answer: the object's name, the schema's description, and

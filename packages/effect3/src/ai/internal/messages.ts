@@ -15,7 +15,8 @@ import {
   objectInstruction as instruction,
   providerDefinedToolRefusal,
   toolChoiceRefusal,
-  undescribedToolRefusal
+  undescribedToolRefusal,
+  unschemableToolRefusal
 } from "studio-effect-core/ai/prompt"
 import type { ChatRequest } from "../../ChatSchema.js"
 
@@ -64,8 +65,12 @@ export const chatTools = (
         return Effect.fail(malformedInput("prepareTools", undescribedToolRefusal(tool.name)))
       }
       // the parameters of a tool are a struct, whose JSON Schema is an object schema
-      const schema = Tool.getJsonSchemaFromSchemaAst(tool.parametersSchema.ast) as JSONSchema.JsonSchema7Object
-      const parameters: ChatParameters = { ...schema }
+      let parameters: ChatParameters
+      try {
+        parameters = { ...Tool.getJsonSchemaFromSchemaAst(tool.parametersSchema.ast) as JSONSchema.JsonSchema7Object }
+      } catch (cause) {
+        return Effect.fail(malformedInput("prepareTools", unschemableToolRefusal(tool.name, cause)))
+      }
       tools.push({ type: "function", function: { name: tool.name, description, parameters } })
     }
     return Effect.succeed(tools)

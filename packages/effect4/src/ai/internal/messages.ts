@@ -16,7 +16,8 @@ import {
   objectInstruction as instruction,
   providerDefinedToolRefusal,
   toolChoiceRefusal,
-  undescribedToolRefusal
+  undescribedToolRefusal,
+  unschemableToolRefusal
 } from "studio-effect-core/ai/prompt"
 import type { ChatRequest } from "../../ChatSchema.js"
 import { aiError } from "./aiError.js"
@@ -62,7 +63,12 @@ export const chatTools = (
       const description = Tool.getDescription(tool)
       if (description === undefined) return Effect.fail(invalidInput("prepareTools", undescribedToolRefusal(tool.name)))
       // the parameters of a tool are a struct, whose JSON Schema is an object schema
-      const parameters: ChatParameters = { ...Tool.getJsonSchema(tool) }
+      let parameters: ChatParameters
+      try {
+        parameters = { ...Tool.getJsonSchema(tool) }
+      } catch (cause) {
+        return Effect.fail(invalidInput("prepareTools", unschemableToolRefusal(tool.name, cause)))
+      }
       tools.push({ type: "function", function: { name: tool.name, description, parameters } })
     }
     return Effect.succeed(tools)
