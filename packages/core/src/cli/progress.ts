@@ -4,18 +4,21 @@
  *
  * @since 0.1.0
  */
+import { clip } from "../text/codePoints.js"
 import { visibleControls } from "../text/visibleControls.js"
 
 const seconds = (millis: number): string => `${(millis / 1000).toFixed(1)}s`
 
 /**
  * The progress line of run `id`: its status, the time since it was followed, and how many times it was polled.
+ * The id and the status are the service's words, cut short (64 and 40 code points) so that the line, redrawn
+ * on every poll, stays one line of a terminal whatever a server sends.
  *
  * @since 0.1.0
  * @category formatting
  */
 export const progressLine = (id: string, status: string, elapsedMillis: number, polls: number): string =>
-  `run ${id}: ${status}, ${seconds(elapsedMillis)}, ${polls} ${polls === 1 ? "poll" : "polls"}`
+  `run ${clip(id, 64)}: ${clip(status, 40)}, ${seconds(elapsedMillis)}, ${polls} ${polls === 1 ? "poll" : "polls"}`
 
 /**
  * What redraws a progress line in place on a terminal: back to the line's start, the line erased, then the

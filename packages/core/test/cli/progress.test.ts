@@ -12,6 +12,12 @@ describe("progressLine", () => {
     expect(progressLine("run-1", "in_progress", 1234, 1)).toBe("run run-1: in_progress, 1.2s, 1 poll")
     expect(progressLine("run-1", "completed", 0, 3)).toBe("run run-1: completed, 0.0s, 3 polls")
   })
+
+  it("fits one terminal line whatever the service calls the run and its status", () => {
+    const line = progressLine("r".repeat(100_000), "s".repeat(1024 * 1024), 1000, 2)
+    expect(line.length).toBeLessThanOrEqual(160)
+    expect(line).toMatch(/…: s+…, 1\.0s, 2 polls$/)
+  })
 })
 
 describe("redrawn", () => {
