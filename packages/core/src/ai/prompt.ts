@@ -10,7 +10,14 @@
  */
 import { clip } from "../text/codePoints.js"
 import { visibleControls } from "../text/visibleControls.js"
-import type { AssistantMessage, ChatMessage, SystemMessage, ToolCallInput } from "../wire/chat.js"
+import type {
+  AssistantMessage,
+  ChatMessage,
+  ChatTool,
+  FunctionParameters,
+  SystemMessage,
+  ToolCallInput
+} from "../wire/chat.js"
 
 export interface PromptTextPart {
   readonly type: "text"
@@ -153,11 +160,11 @@ export const toolChoiceRefusal = (choice: ToolChoice): string | undefined => {
 const quoted = (text: string, max = 100): string => visibleControls(clip(text, max))
 
 /** Why a provider-defined tool cannot be sent: the service has none. */
-export const providerDefinedToolRefusal = (name: string): string =>
+const providerDefinedToolRefusal = (name: string): string =>
   `the Studio service has no provider-defined tools: "${quoted(name)}" cannot be sent; define it with Tool.make`
 
 /** Why a tool without a description cannot be sent: the service requires one. */
-export const undescribedToolRefusal = (name: string): string =>
+const undescribedToolRefusal = (name: string): string =>
   `the tool "${quoted(name)}" has no description, which the Studio service requires: ` +
   "give Tool.make a description of what it does, returns and its limitations"
 
@@ -165,9 +172,53 @@ export const undescribedToolRefusal = (name: string): string =>
  * Why a tool's parameters cannot be sent: their schema has no JSON Schema (nested too deeply, or of a kind
  * JSON Schema cannot describe); `cause` is what the conversion threw.
  */
-export const unschemableToolRefusal = (name: string, cause: unknown): string =>
+const unschemableToolRefusal = (name: string, cause: unknown): string =>
   `the parameters of the tool "${quoted(name)}" cannot be described as JSON Schema ` +
   `(${quoted(cause instanceof Error ? cause.message : String(cause), 200)}): give Tool.make a schema of plain fields`
+
+/**
+ * How a line reads the tools of its AI module: whether one is provider-defined, its description (its own or
+ * its parameters'), and the JSON Schema of its parameters (which may throw).
+ */
+export interface ToolReader<T> {
+  readonly isProviderDefined: (tool: T) => boolean
+  readonly description: (tool: T) => string | undefined
+  readonly parameters: (tool: T) => object
+}
+
+/**
+ * The chat tools for a request, none for `toolChoice` `none`; or why they cannot be sent: a choice that
+ * forces a call, a provider-defined tool, a tool without a description, or parameters without a JSON Schema.
+ * (`oneOf` has already narrowed `tools` to its subset.)
+ */
+export const chatToolsOf = <T extends { readonly name: string }>(
+  tools: ReadonlyArray<T>,
+  choice: ToolChoice,
+  read: ToolReader<T>
+): { readonly _tag: "Tools"; readonly tools: Array<ChatTool> | undefined } | {
+  readonly _tag: "Refused"
+  readonly reason: string
+} => {
+  if (tools.length === 0 || choice === "none") return { _tag: "Tools", tools: undefined }
+  const refused = (reason: string) => ({ _tag: "Refused", reason }) as const
+  const forced = toolChoiceRefusal(choice)
+  if (forced !== undefined) return refused(forced)
+  const chatTools: Array<ChatTool> = []
+  for (const tool of tools) {
+    if (read.isProviderDefined(tool)) return refused(providerDefinedToolRefusal(tool.name))
+    const description = read.description(tool)
+    if (description === undefined) return refused(undescribedToolRefusal(tool.name))
+    // the parameters of a tool are a struct, whose JSON Schema is an object schema
+    let parameters: FunctionParameters
+    try {
+      parameters = { ...read.parameters(tool) } as FunctionParameters
+    } catch (cause) {
+      return refused(unschemableToolRefusal(tool.name, cause))
+    }
+    chatTools.push({ type: "function", function: { name: tool.name, description, parameters } })
+  }
+  return { _tag: "Tools", tools: chatTools }
+}
 
 /**
  * The system message that asks for a structured answer: the object's name, the schema's description, and

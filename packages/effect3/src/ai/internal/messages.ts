@@ -8,21 +8,17 @@ import type * as LanguageModel from "@effect/ai/LanguageModel"
 import type * as Prompt from "@effect/ai/Prompt"
 import * as Tool from "@effect/ai/Tool"
 import * as Effect from "effect/Effect"
-import type * as JSONSchema from "effect/JSONSchema"
 import {
   chatMessages as messagesOf,
+  chatToolsOf,
   fileRefusal,
   objectInstruction as instruction,
-  providerDefinedToolRefusal,
-  toolChoiceRefusal,
-  undescribedToolRefusal,
-  unschemableToolRefusal
+  type ToolReader
 } from "studio-effect-core/ai/prompt"
 import type { ChatRequest } from "../../ChatSchema.js"
 
 type Message = ChatRequest["messages"][number]
 type ChatTool = NonNullable<ChatRequest["tools"]>[number]
-type ChatParameters = NonNullable<ChatTool["function"]["parameters"]>
 
 const module = "StudioLanguageModel"
 
@@ -43,38 +39,21 @@ export const chatMessages = (
       : Effect.fail(malformedInput("prepareMessages", refused))
   })
 
-/**
- * The chat tools for a request, none for `toolChoice` `none`; a choice that forces a call, a provider-defined
- * tool and a tool without a description are refused. (`oneOf` has already narrowed `tools` to its subset.)
- */
+/** The chat tools for a request (see the core's `chatToolsOf`), or why they cannot be sent. */
 export const chatTools = (
   options: LanguageModel.ProviderOptions
 ): Effect.Effect<Array<ChatTool> | undefined, AiError.MalformedInput> =>
   Effect.suspend(() => {
-    const choice = options.toolChoice
-    if (options.tools.length === 0 || choice === "none") return Effect.succeed(undefined)
-    const refused = toolChoiceRefusal(choice)
-    if (refused !== undefined) return Effect.fail(malformedInput("prepareTools", refused))
-    const tools: Array<ChatTool> = []
-    for (const tool of options.tools) {
-      if (Tool.isProviderDefined(tool)) {
-        return Effect.fail(malformedInput("prepareTools", providerDefinedToolRefusal(tool.name)))
-      }
-      const description = tool.description ?? Tool.getDescriptionFromSchemaAst(tool.parametersSchema.ast)
-      if (description === undefined) {
-        return Effect.fail(malformedInput("prepareTools", undescribedToolRefusal(tool.name)))
-      }
-      // the parameters of a tool are a struct, whose JSON Schema is an object schema
-      let parameters: ChatParameters
-      try {
-        parameters = { ...Tool.getJsonSchemaFromSchemaAst(tool.parametersSchema.ast) as JSONSchema.JsonSchema7Object }
-      } catch (cause) {
-        return Effect.fail(malformedInput("prepareTools", unschemableToolRefusal(tool.name, cause)))
-      }
-      tools.push({ type: "function", function: { name: tool.name, description, parameters } })
-    }
-    return Effect.succeed(tools)
+    const read = chatToolsOf(options.tools, options.toolChoice, toolReader)
+    return read._tag === "Tools" ? Effect.succeed(read.tools) : Effect.fail(malformedInput("prepareTools", read.reason))
   })
+
+/** How the tools of the AI module are read. */
+const toolReader: ToolReader<LanguageModel.ProviderOptions["tools"][number]> = {
+  isProviderDefined: Tool.isProviderDefined,
+  description: (tool) => tool.description ?? Tool.getDescriptionFromSchemaAst(tool.parametersSchema.ast),
+  parameters: (tool) => Tool.getJsonSchemaFromSchemaAst(tool.parametersSchema.ast)
+}
 
 /** The system message that asks for a structured answer by the schema `generateObject` was given. */
 export const objectInstruction = (format: {

@@ -12,19 +12,16 @@ import type * as Schema from "effect/Schema"
 import * as SchemaAST from "effect/SchemaAST"
 import {
   chatMessages as messagesOf,
+  chatToolsOf,
   fileRefusal,
   objectInstruction as instruction,
-  providerDefinedToolRefusal,
-  toolChoiceRefusal,
-  undescribedToolRefusal,
-  unschemableToolRefusal
+  type ToolReader
 } from "studio-effect-core/ai/prompt"
 import type { ChatRequest } from "../../ChatSchema.js"
 import { aiError } from "./aiError.js"
 
 type Message = ChatRequest["messages"][number]
 type ChatTool = NonNullable<ChatRequest["tools"]>[number]
-type ChatParameters = NonNullable<ChatTool["function"]["parameters"]>
 
 const invalidInput = (method: string, description: string): AiError.AiError =>
   aiError(method, new AiError.InvalidUserInputError({ description }))
@@ -43,36 +40,21 @@ export const chatMessages = (
       : Effect.fail(invalidInput("prepareMessages", refused))
   })
 
-/**
- * The chat tools for a request, none for `toolChoice` `none`; a choice that forces a call, a provider-defined
- * tool and a tool without a description are refused. (`oneOf` has already narrowed `tools` to its subset.)
- */
+/** The chat tools for a request (see the core's `chatToolsOf`), or why they cannot be sent. */
 export const chatTools = (
   options: LanguageModel.ProviderOptions
 ): Effect.Effect<Array<ChatTool> | undefined, AiError.AiError> =>
   Effect.suspend(() => {
-    const choice = options.toolChoice
-    if (options.tools.length === 0 || choice === "none") return Effect.succeed(undefined)
-    const refused = toolChoiceRefusal(choice)
-    if (refused !== undefined) return Effect.fail(invalidInput("prepareTools", refused))
-    const tools: Array<ChatTool> = []
-    for (const tool of options.tools) {
-      if (Tool.isProviderDefined(tool)) {
-        return Effect.fail(invalidInput("prepareTools", providerDefinedToolRefusal(tool.name)))
-      }
-      const description = Tool.getDescription(tool)
-      if (description === undefined) return Effect.fail(invalidInput("prepareTools", undescribedToolRefusal(tool.name)))
-      // the parameters of a tool are a struct, whose JSON Schema is an object schema
-      let parameters: ChatParameters
-      try {
-        parameters = { ...Tool.getJsonSchema(tool) }
-      } catch (cause) {
-        return Effect.fail(invalidInput("prepareTools", unschemableToolRefusal(tool.name, cause)))
-      }
-      tools.push({ type: "function", function: { name: tool.name, description, parameters } })
-    }
-    return Effect.succeed(tools)
+    const read = chatToolsOf(options.tools, options.toolChoice, toolReader)
+    return read._tag === "Tools" ? Effect.succeed(read.tools) : Effect.fail(invalidInput("prepareTools", read.reason))
   })
+
+/** How the tools of the AI module are read. */
+const toolReader: ToolReader<LanguageModel.ProviderOptions["tools"][number]> = {
+  isProviderDefined: Tool.isProviderDefined,
+  description: Tool.getDescription,
+  parameters: Tool.getJsonSchema
+}
 
 /** The system message that asks for a structured answer by the schema `generateObject` was given. */
 export const objectInstruction = (format: {
