@@ -35,6 +35,7 @@ const streamChunks = [
   "data: [DO",
   "NE]\n\n"
 ]
+const decoder = new TextDecoder()
 const request: ChatSchema.ChatRequest = { model: "fpmodel-mini", messages: [{ role: "user", content: "Hi" }] }
 
 /** The `data` of each event of SSE text, in order (each event a single `data` line, as the SDK writes them). */
@@ -110,6 +111,24 @@ for (const [name, transport] of transportLayers) {
         const forwarded = await new Response(Chat.stream(request).pipe(Chat.toEventStream(runtime))).text()
         expect(forwarded).not.toContain("data: [DONE]")
         expect(forwarded).toMatch(/event: error\ndata: \{"error":\{"type":"TransportError","message":".+"\}\}\n\n$/)
+      }))
+
+    it.live("Chat.eventStream is the same SSE bytes as an Effect stream, and ends a failure with its error event", () =>
+      withRuntime(streamChunks, async (runtime) => {
+        const bytesOf = (stream: Stream.Stream<Uint8Array, unknown, StudioClient.StudioClient>) =>
+          runtime.runPromise(collect(stream)).then((reads) => reads.map((read) => decoder.decode(read)).join(""))
+        const effectText = await bytesOf(Chat.eventStream(Chat.stream(request)))
+        const forwarded = await new Response(Chat.stream(request).pipe(Chat.toEventStream(runtime))).text()
+        expect(effectText).toBe(forwarded)
+        expect(eventsOf(effectText).at(-1)).toBe("[DONE]")
+        const failed = await bytesOf(Chat.eventStream(
+          Stream.take(Chat.stream(request), 3).pipe(
+            Stream.concat(Stream.fail("the service went away"))
+          )
+        ))
+        expect(failed).not.toContain("data: [DONE]")
+        expect(failed.split("\n\n").filter((event) => event.startsWith("data: {")).length).toBe(3)
+        expect(failed).toMatch(/event: error\ndata: \{"error":\{"type":"[^"]+","message":"[^"]*"\}\}\n\n$/)
       }))
 
     it.live("leaving the loop early releases the connection", () =>

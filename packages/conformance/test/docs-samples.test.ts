@@ -37,6 +37,7 @@ import {
 import { execFile } from "node:child_process"
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { basename, join } from "node:path"
+import { endpoints } from "studio-effect-core/wire/endpoints"
 import * as Reference from "studio-effect/reference"
 import ts from "typescript"
 import { root as repositoryRoot } from "../../../scripts/guides.mjs"
@@ -236,6 +237,35 @@ describe("docs samples", () => {
     expect(programs.length).toBeGreaterThan(10)
     for (const block of blocks.filter((block) => block.mark === "fragment")) {
       expect(block.lead, `${nameOf(block)}: the sentence before a fragment says why`).toMatch(/fragment/i)
+    }
+  })
+
+  it("the reference service's guide lists every route it serves", () => {
+    const rows = read("docs/reference-service.md").split("\n").filter((row) => /^\| .*`(GET|POST)/.test(row))
+    for (const endpoint of Object.values(endpoints)) {
+      const listed = rows.some((row) =>
+        row.includes(endpoint.method) &&
+        (row.match(/\/studio\/v1\/[^\s`]*/g) ?? []).some((path) => path === endpoint.path)
+      )
+      expect(listed, `${endpoint.method} ${endpoint.path}`).toBe(true)
+    }
+  })
+
+  describe.concurrent("each guide starts with a program that runs with no key", () => {
+    for (const source of guides) {
+      const first = programs.find((block) => block.source === source && !isTest(block))
+      if (first === undefined) {
+        it(`${source}: its first command uses the reference service`, () => {
+          expect(read(source)).toMatch(/```sh\n[^`]*--reference/)
+        })
+        continue
+      }
+      it(nameOf(first), async () => {
+        const { code, output } = await runNode(runnable.get(nameOf(first))!, {
+          env: { STUDIO_API_KEY: "", STUDIO_BASE_URL: "", AI21_API_KEY: "", AI21_API_HOST: "" }
+        })
+        expect(code, output).toBe(0)
+      }, 120_000)
     }
   })
 

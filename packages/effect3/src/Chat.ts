@@ -5,6 +5,7 @@
  *
  * @since 0.1.0
  */
+import * as Cause from "effect/Cause"
 import * as EffectChunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
 import { dual } from "effect/Function"
@@ -213,6 +214,25 @@ export const toEventStream: {
       { onEnd: () => SseEncoder.done, onError: SseEncoder.errorEvent }
     )
 )
+
+/**
+ * The bytes `toEventStream` forwards, as an Effect `Stream`, for Effect's own HTTP server
+ * (`HttpServerResponse.stream`): one write per network read, then `data: [DONE]`, or the `event: error` of
+ * any failure but an interruption (the browser went away: nothing is written any more).
+ *
+ * @since 0.2.0
+ * @category streaming
+ */
+export const eventStream = <E, R>(self: Stream.Stream<Chunk, E, R>): Stream.Stream<Uint8Array, E, R> =>
+  self.pipe(
+    Stream.mapChunks((chunks) => EffectChunk.of(SseEncoder.events(chunks))),
+    Stream.concat(Stream.succeed(SseEncoder.done)),
+    Stream.catchAllCause((cause) =>
+      Cause.isInterruptedOnly(cause)
+        ? Stream.failCause(cause)
+        : Stream.sync(() => SseEncoder.errorEvent(Cause.squash(cause)))
+    )
+  )
 
 /**
  * The tool loop: creates the completion of `request`, runs the handler of each tool call of its first

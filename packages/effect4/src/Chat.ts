@@ -205,10 +205,14 @@ export const toEventStream: {
 )
 
 /**
- * The bytes `toEventStream` forwards: one write per array of chunks, then `[DONE]`, or the error event of
- * any failure but an interruption (the consumer went away: nothing is written any more).
+ * The bytes `toEventStream` forwards, as an Effect `Stream`, for Effect's own HTTP server
+ * (`HttpServerResponse.stream`): one write per network read, then `data: [DONE]`, or the `event: error` of
+ * any failure but an interruption (the browser went away: nothing is written any more).
+ *
+ * @since 1.1.0
+ * @category streaming
  */
-const eventStream = <E, R>(self: Stream.Stream<Chunk, E, R>): Stream.Stream<Uint8Array, E, R> =>
+export const eventStream = <E, R>(self: Stream.Stream<Chunk, E, R>): Stream.Stream<Uint8Array, E, R> =>
   self.pipe(
     Stream.mapArray((chunks) => {
       return [SseEncoder.events(chunks)]
