@@ -326,6 +326,38 @@ describe("configuration", () => {
       expect(server.requests[0]!.headers["authorization"]).toBe("Bearer sk-env")
     }).pipe(Effect.scoped))
 
+  it.effect("layerConfig reads AI21_API_KEY and AI21_API_HOST where the STUDIO_ names are missing or empty", () =>
+    Effect.gen(function*() {
+      const server = yield* testServer(() => ({ json: completion }))
+      const other = yield* testServer(() => ({ json: completion }))
+      const keyOf = (env: Record<string, string>) =>
+        Effect.gen(function*() {
+          const layer = StudioClient.layerConfig().pipe(
+            Layer.provide(FetchHttpClient.layer),
+            Layer.provide(configFromEnv(env))
+          )
+          const before = server.requests.length
+          yield* Chat.create(request).pipe(Effect.provide(layer))
+          return server.requests.slice(before).map((sent) => sent.headers["authorization"])
+        })
+      expect(yield* keyOf({ AI21_API_KEY: "sk-ai21", AI21_API_HOST: server.url })).toEqual(["Bearer sk-ai21"])
+      expect(
+        yield* keyOf({ STUDIO_API_KEY: " ", AI21_API_KEY: "sk-ai21", STUDIO_BASE_URL: "", AI21_API_HOST: server.url })
+      )
+        .toEqual(["Bearer sk-ai21"])
+      // the STUDIO_ names win over their aliases
+      expect(
+        yield* keyOf({
+          STUDIO_API_KEY: "sk-studio",
+          AI21_API_KEY: "sk-ai21",
+          STUDIO_BASE_URL: server.url,
+          AI21_API_HOST: other.url
+        })
+      )
+        .toEqual(["Bearer sk-studio"])
+      expect(other.requests.length).toBe(0)
+    }).pipe(Effect.scoped))
+
   it.effect("layerConfig without STUDIO_API_KEY: every call fails with AuthError, nothing is sent", () =>
     Effect.gen(function*() {
       const server = yield* testServer(() => ({ json: {} }))

@@ -1,7 +1,7 @@
 /**
  * Chat completions: `create` for a whole answer, `stream` for its chunks as they are generated,
- * `accumulate` to add chunks up to the completion they make, `textDeltas` for the text alone, and
- * `runTools` for the tool loop.
+ * `accumulate` to add chunks up to the completion they make, `textDeltas` for the text alone,
+ * `reasoningDeltas` for the model's reasoning, and `runTools` for the tool loop.
  *
  * @since 0.1.0
  */
@@ -12,6 +12,7 @@ import * as Result from "effect/Result"
 import * as Stream from "effect/Stream"
 import { tooLargeReason } from "studio-effect-core/bytes/sizeLimits"
 import { CompletionAccumulator } from "studio-effect-core/chat/CompletionAccumulator"
+import { firstChoiceText, type TextField } from "studio-effect-core/chat/deltas"
 import * as SseEncoder from "studio-effect-core/sse/SseEncoder"
 import { acceptChatRequest } from "studio-effect-core/validate/chatRequest"
 import { endpoints } from "studio-effect-core/wire/endpoints"
@@ -141,18 +142,23 @@ const tooLarge = (maxSize: number) =>
  * @category streaming
  */
 export const textDeltas = <E, R>(self: Stream.Stream<Chunk, E, R>): Stream.Stream<string, E, R> =>
-  Stream.filterMap(self, firstChoiceText)
+  deltasOf(self, "content")
 
-/** The text of a chunk's first choice, when it has some. */
-const firstChoiceText = (chunk: Chunk): Result.Result<string, Chunk> => {
-  for (const choice of chunk.choices) {
-    if (choice.index === 0) {
-      const content = choice.delta.content
-      return typeof content === "string" && content !== "" ? Result.succeed(content) : Result.fail(chunk)
-    }
-  }
-  return Result.fail(chunk)
-}
+/**
+ * The reasoning of the first choice as it arrives (`reasoning_content`, which a model that shows its
+ * reasoning streams before its answer), without empty pieces.
+ *
+ * @since 1.1.0
+ * @category streaming
+ */
+export const reasoningDeltas = <E, R>(self: Stream.Stream<Chunk, E, R>): Stream.Stream<string, E, R> =>
+  deltasOf(self, "reasoning_content")
+
+const deltasOf = <E, R>(self: Stream.Stream<Chunk, E, R>, field: TextField): Stream.Stream<string, E, R> =>
+  Stream.filterMap(self, (chunk) => {
+    const text = firstChoiceText(chunk, field)
+    return text === undefined ? Result.fail(chunk) : Result.succeed(text)
+  })
 
 /**
  * A stream (of chunks from `stream`, or of text from `textDeltas`) as an `AsyncIterable`, for code outside

@@ -65,9 +65,10 @@ export const UserMessage = Schema.Struct({
 })
 
 /**
- * A message of the model in the history: the `message` of a completion's choice validates unchanged.
- * `content` may be `null` or left out when the message has `tool_calls`, and `tool_calls: null` means
- * none (both are sent on as left out); a message with neither content nor tool calls is refused.
+ * A message of the model in the history: the `message` of a completion's choice validates unchanged, its
+ * reasoning (`reasoning_content`) included. `content` may be `null` or left out when the message has
+ * `tool_calls`, and `tool_calls: null` means none (both are sent on as left out); a message with neither
+ * content nor tool calls is refused.
  *
  * @since 0.1.0
  * @category schemas
@@ -75,7 +76,8 @@ export const UserMessage = Schema.Struct({
 export const AssistantMessage = Schema.Struct({
   role: Schema.Literal("assistant"),
   content: optional(Schema.String),
-  tool_calls: optional(Schema.Array(ToolCallInput))
+  tool_calls: optional(Schema.Array(ToolCallInput)),
+  reasoning_content: optional(Schema.String)
 }).check(
   Schema.makeFilter((message) =>
     hasContentOrToolCalls(message) || {
@@ -508,7 +510,8 @@ export const ToolCallDelta = openStruct({
 })
 
 /**
- * The change a chunk brings to one choice: the role (first chunk), more content, or pieces of tool calls.
+ * The change a chunk brings to one choice: the role (first chunk), more of the model's reasoning
+ * (`reasoning_content`), more content, or pieces of tool calls.
  *
  * @since 0.1.0
  * @category schemas
@@ -516,6 +519,7 @@ export const ToolCallDelta = openStruct({
 export const ChatDelta = openStruct({
   role: Schema.optional(Schema.String),
   content: Schema.optional(Schema.NullOr(Schema.String)),
+  reasoning_content: Schema.optional(Schema.NullOr(Schema.String)),
   tool_calls: Schema.optional(Schema.NullOr(Schema.Array(ToolCallDelta)))
 })
 

@@ -18,6 +18,7 @@ import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import type * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
+import { apiKeyVariables, baseUrlVariables } from "studio-effect-core/wire/environment"
 import { checkApiKey } from "./internal/http/apiKey.js"
 import { checkBaseUrl } from "./internal/http/baseUrl.js"
 import { checkSizes } from "./internal/http/body.js"
@@ -259,9 +260,15 @@ export const layer = (
  * @category models
  */
 export interface ConfigOptions extends Omit<StudioClientOptions, "apiKey" | "baseUrl"> {
-  /** Where the key is read: `Config.Redacted("STUDIO_API_KEY")` by default. */
+  /**
+   * Where the key is read: by default `STUDIO_API_KEY`, or when it is missing or empty its alias
+   * `AI21_API_KEY` (as the official SDKs name it), each as `Config.Redacted`.
+   */
   readonly apiKey?: Config.Config<Redacted.Redacted> | undefined
-  /** Where the base URL is read: `Config.String("STUDIO_BASE_URL")` by default; `defaultBaseUrl` if absent. */
+  /**
+   * Where the base URL is read: by default `STUDIO_BASE_URL`, or when it is missing or empty its alias
+   * `AI21_API_HOST`; `defaultBaseUrl` if neither is set.
+   */
   readonly baseUrl?: Config.Config<string> | undefined
   /**
    * What a missing or empty key means: `"fail"` (the default) makes every call fail with `AuthError`;
@@ -274,7 +281,8 @@ export interface ConfigOptions extends Omit<StudioClientOptions, "apiKey" | "bas
 
 /**
  * A layer of the client configured with `Config`: the key from `STUDIO_API_KEY` and the base URL from
- * `STUDIO_BASE_URL` (optional) unless other `Config` values are given. A missing or empty key does not fail
+ * `STUDIO_BASE_URL` (optional), or their aliases `AI21_API_KEY` and `AI21_API_HOST` where the `STUDIO_` names
+ * are missing or empty, unless other `Config` values are given. A missing or empty key does not fail
  * the layer: every call then fails with `AuthError` ("No API key is configured"), as with `layer`, unless
  * `withoutKey: "reference"` asks for the embedded reference service instead. A value
  * that is present but invalid fails the layer with its `ConfigError`.
@@ -287,10 +295,14 @@ export const layerConfig = (
 ): Layer.Layer<StudioClient, ValidationError | Config.ConfigError, HttpClient.HttpClient> =>
   Layer.unwrap(Effect.gen(function*() {
     const { apiKey: apiKeyConfig, baseUrl: baseUrlConfig, withoutKey, ...rest } = options
-    const apiKey = yield* Config.option(apiKeyConfig ?? Config.Redacted("STUDIO_API_KEY"))
-    const baseUrl = yield* Config.option(baseUrlConfig ?? Config.String("STUDIO_BASE_URL"))
-    const key = Option.getOrUndefined(Option.filter(apiKey, (key) => Redacted.value(key).trim() !== ""))
-    const url = Option.getOrUndefined(Option.filter(baseUrl, (url) => url.trim() !== ""))
+    const key = yield* firstSet(
+      apiKeyConfig === undefined ? apiKeyVariables.map((name) => Config.Redacted(name)) : [apiKeyConfig],
+      (key) => Redacted.value(key).trim() !== ""
+    )
+    const url = yield* firstSet(
+      baseUrlConfig === undefined ? baseUrlVariables.map((name) => Config.String(name)) : [baseUrlConfig],
+      (url) => url.trim() !== ""
+    )
     if (key === undefined && withoutKey === "reference" && url !== undefined) {
       // a deployment that lost its key must not be answered by the fake in place of the service it names
       yield* Effect.logWarning(
@@ -314,6 +326,16 @@ export const layerConfig = (
       make({ ...rest, apiKey: key, baseUrl: url })
     )
   }))
+
+/** The value of the first config that is set to a value `isSet` takes; a present but invalid one fails. */
+const firstSet = <A>(configs: ReadonlyArray<Config.Config<A>>, isSet: (value: A) => boolean) =>
+  Effect.gen(function*() {
+    for (const config of configs) {
+      const value = Option.filter(yield* Config.option(config), isSet)
+      if (Option.isSome(value)) return value.value
+    }
+    return undefined
+  })
 
 /**
  * Reads an API key as `Redacted` (for `layer`), so it never shows in logs or errors.

@@ -43,12 +43,18 @@ export interface PromptToolResultPart {
   readonly result: unknown
 }
 
+/** The model's reasoning, sent back on its assistant message as `reasoning_content`. */
+export interface PromptReasoningPart {
+  readonly type: "reasoning"
+  readonly text: string
+}
+
 /**
- * Parts that no chat message holds: reasoning (the chat models neither produce nor read it), and the approval
- * requests and answers that `LanguageModel` resolves itself before a request is made.
+ * Parts that no chat message holds: the approval requests and answers that `LanguageModel` resolves itself
+ * before a request is made.
  */
 export interface UnsentPart {
-  readonly type: "reasoning" | "tool-approval-request" | "tool-approval-response"
+  readonly type: "tool-approval-request" | "tool-approval-response"
 }
 
 export type PromptMessage =
@@ -57,7 +63,7 @@ export type PromptMessage =
   | {
     readonly role: "assistant"
     readonly content: ReadonlyArray<
-      PromptTextPart | PromptFilePart | PromptToolCallPart | PromptToolResultPart | UnsentPart
+      PromptTextPart | PromptFilePart | PromptReasoningPart | PromptToolCallPart | PromptToolResultPart | UnsentPart
     >
   }
   | { readonly role: "tool"; readonly content: ReadonlyArray<PromptToolResultPart | UnsentPart> }
@@ -84,7 +90,7 @@ export const fileRefusal = (prompt: Prompt): string | undefined => {
 
 /**
  * The chat messages of a prompt that `fileRefusal` lets through: system and user text, assistant text with
- * its tool calls, and one tool message per tool result. Unsent parts are dropped, as are results of
+ * its reasoning and tool calls, and one tool message per tool result. Unsent parts are dropped, as are results of
  * provider-executed tools (the service executes none).
  */
 export const chatMessages = (prompt: Prompt): Array<ChatMessage> => {
@@ -102,9 +108,11 @@ export const chatMessages = (prompt: Prompt): Array<ChatMessage> => {
       }
       case "assistant": {
         const texts: Array<string> = []
+        const reasoning: Array<string> = []
         const toolCalls: Array<ToolCallInput> = []
         for (const part of message.content) {
           if (part.type === "text") texts.push(part.text)
+          else if (part.type === "reasoning") reasoning.push(part.text)
           else if (part.type === "tool-call" && !part.providerExecuted) {
             toolCalls.push({
               id: part.id,
@@ -117,7 +125,8 @@ export const chatMessages = (prompt: Prompt): Array<ChatMessage> => {
         const assistant: AssistantMessage = {
           role: "assistant",
           ...(texts.length > 0 || toolCalls.length === 0 ? { content: texts.join("") } : {}),
-          ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {})
+          ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
+          ...(reasoning.length > 0 ? { reasoning_content: reasoning.join("") } : {})
         }
         messages.push(assistant)
         break

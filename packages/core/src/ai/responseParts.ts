@@ -1,6 +1,6 @@
 /**
  * A chat completion, or the chunks of a streamed one, as the encoded response parts of an AI provider's
- * `LanguageModel`: its metadata, the first choice's text and tool calls, and a finish part with the reason and
+ * `LanguageModel`: its metadata, the first choice's reasoning, text and tool calls, and a finish part with the reason and
  * the usage (whose shape each AI library gives, so it is a parameter here).
  *
  * @since 1.0.0
@@ -56,6 +56,28 @@ export interface TextPart {
   readonly text: string
 }
 
+/** The model's reasoning (`reasoning_content`), before its answer. */
+export interface ReasoningPart {
+  readonly type: "reasoning"
+  readonly text: string
+}
+
+export interface ReasoningStartPart {
+  readonly type: "reasoning-start"
+  readonly id: string
+}
+
+export interface ReasoningDeltaPart {
+  readonly type: "reasoning-delta"
+  readonly id: string
+  readonly delta: string
+}
+
+export interface ReasoningEndPart {
+  readonly type: "reasoning-end"
+  readonly id: string
+}
+
 export interface TextStartPart {
   readonly type: "text-start"
   readonly id: string
@@ -99,11 +121,14 @@ export interface FinishPart<U> {
 }
 
 /** The parts a completion becomes. */
-export type CompletionPart<U> = ResponseMetadataPart | TextPart | ToolCallPart | FinishPart<U>
+export type CompletionPart<U> = ResponseMetadataPart | ReasoningPart | TextPart | ToolCallPart | FinishPart<U>
 
 /** The parts a stream gives. */
 export type StreamPart<U> =
   | ResponseMetadataPart
+  | ReasoningStartPart
+  | ReasoningDeltaPart
+  | ReasoningEndPart
   | TextStartPart
   | TextDeltaPart
   | TextEndPart
@@ -125,6 +150,8 @@ export const completionParts = <U>(
   options: { readonly model: string; readonly usage: U; readonly params: ReadonlyArray<unknown> }
 ): Array<CompletionPart<U>> => {
   const parts: Array<CompletionPart<U>> = [{ type: "response-metadata", id: completion.id, modelId: options.model }]
+  const reasoning = choice.message.reasoning_content
+  if (typeof reasoning === "string" && reasoning !== "") parts.push({ type: "reasoning", text: reasoning })
   const content = choice.message.content
   if (content !== null && content !== "") parts.push({ type: "text", text: content })
   for (const [i, call] of (choice.message.tool_calls ?? []).entries()) {
@@ -153,7 +180,8 @@ export const completionParts = <U>(
 
 /**
  * The parts of a completion as a stream gives them, for a completion the service cannot stream (one that may
- * call tools, or has several choices): the same parts, the text as one delta between a text start and end.
+ * call tools, or has several choices): the same parts, the reasoning and the text each as one delta between
+ * its start and end.
  */
 export const completionStreamParts = <U>(parts: ReadonlyArray<CompletionPart<U>>, id: string): Array<StreamPart<U>> =>
   parts.flatMap((part): Array<StreamPart<U>> =>
@@ -163,17 +191,25 @@ export const completionStreamParts = <U>(parts: ReadonlyArray<CompletionPart<U>>
         { type: "text-delta", id, delta: part.text },
         { type: "text-end", id }
       ]
+      : part.type === "reasoning"
+      ? [
+        { type: "reasoning-start", id },
+        { type: "reasoning-delta", id, delta: part.text },
+        { type: "reasoning-end", id }
+      ]
       : [part]
   )
 
 /**
- * The parts of a streamed completion, chunk by chunk: its metadata with the first chunk, the text of the
- * first choice as deltas (between a text start and end), then at the end a finish part with the last reason
+ * The parts of a streamed completion, chunk by chunk: its metadata with the first chunk, the reasoning of
+ * the first choice as deltas (between a reasoning start and end, ended when text follows it), its text as
+ * deltas (between a text start and end), then at the end a finish part with the last reason
  * and the usage the final chunk carries.
  */
 export class ChunkParts<U> {
   private id: string | undefined
   private textStarted = false
+  private reasoningOpen = false
   private reason: string | null = null
   private usage: Usage | null = null
   private readonly model: string
@@ -195,8 +231,17 @@ export class ChunkParts<U> {
     if (chunk.usage !== null) this.usage = chunk.usage
     for (const choice of chunk.choices) {
       if (choice.index !== 0) continue
+      const thought = choice.delta.reasoning_content
+      if (typeof thought === "string" && thought !== "") {
+        if (!this.reasoningOpen) {
+          this.reasoningOpen = true
+          out.push({ type: "reasoning-start", id: chunk.id })
+        }
+        out.push({ type: "reasoning-delta", id: chunk.id, delta: thought })
+      }
       const delta = choice.delta.content
       if (typeof delta === "string" && delta !== "") {
+        this.endReasoning(out)
         if (!this.textStarted) {
           this.textStarted = true
           out.push({ type: "text-start", id: chunk.id })
@@ -208,9 +253,16 @@ export class ChunkParts<U> {
     return out
   }
 
-  /** The parts that end the stream: the end of its text, if any, and the finish part. */
+  /** The end of the reasoning, when it is open. */
+  private endReasoning(out: Array<StreamPart<U>>): void {
+    if (this.reasoningOpen && this.id !== undefined) out.push({ type: "reasoning-end", id: this.id })
+    this.reasoningOpen = false
+  }
+
+  /** The parts that end the stream: the end of its reasoning and text, if any, and the finish part. */
   end(): Array<StreamPart<U>> {
     const out: Array<StreamPart<U>> = []
+    this.endReasoning(out)
     if (this.textStarted && this.id !== undefined) out.push({ type: "text-end", id: this.id })
     out.push({ type: "finish", reason: finishReason(this.reason), usage: this.usageOf(this.usage) })
     return out

@@ -1,6 +1,6 @@
 /**
- * Adding a stream's chunks up to the completion they make: content concatenated, tool-call pieces merged by
- * index, the last `finish_reason` of each choice and the last `usage`. It counts what it holds (`size`), so
+ * Adding a stream's chunks up to the completion they make: content and reasoning concatenated, tool-call
+ * pieces merged by index, the last `finish_reason` of each choice and the last `usage`. It counts what it holds (`size`), so
  * that a stream whose content never ends can be stopped at a bound instead of growing to the platform's
  * string limit.
  *
@@ -20,6 +20,7 @@ interface ToolCallState {
 
 interface ChoiceState {
   content: string | null
+  reasoning: string | null
   readonly toolCalls: Map<number, ToolCallState>
   finishReason: FinishReason | null
 }
@@ -37,8 +38,8 @@ export class CompletionAccumulator {
   private usage: Usage | null = null
   private readonly choices = new Map<number, ChoiceState>()
   /**
-   * What the completion holds, in characters of its text (its id, content, tool call ids, types, names and
-   * arguments), and `entrySize` for each choice and tool call.
+   * What the completion holds, in characters of its text (its id, content, reasoning, tool call ids, types,
+   * names and arguments), and `entrySize` for each choice and tool call.
    */
   size = 0
 
@@ -51,7 +52,7 @@ export class CompletionAccumulator {
     for (const choice of chunk.choices) {
       let state = this.choices.get(choice.index)
       if (state === undefined) {
-        state = { content: null, toolCalls: new Map(), finishReason: null }
+        state = { content: null, reasoning: null, toolCalls: new Map(), finishReason: null }
         this.choices.set(choice.index, state)
         this.size += entrySize
       }
@@ -59,6 +60,10 @@ export class CompletionAccumulator {
       if (typeof delta.content === "string") {
         state.content = (state.content ?? "") + delta.content
         this.size += delta.content.length
+      }
+      if (typeof delta.reasoning_content === "string") {
+        state.reasoning = (state.reasoning ?? "") + delta.reasoning_content
+        this.size += delta.reasoning_content.length
       }
       for (const call of delta.tool_calls ?? []) {
         const current = state.toolCalls.get(call.index)
@@ -102,7 +107,8 @@ export class CompletionAccumulator {
               id: call.id,
               type: call.type,
               function: { name: call.name, arguments: call.arguments }
-            }))
+            })),
+          ...(state.reasoning === null ? {} : { reasoning_content: state.reasoning })
         },
         logprobs: null,
         finish_reason: state.finishReason

@@ -57,6 +57,8 @@ export interface ModelToolCall {
 export type Reply = string | {
   readonly content?: string | undefined
   readonly toolCalls?: ReadonlyArray<ModelToolCall> | undefined
+  /** The model's reasoning before its answer, sent as `reasoning_content` (streamed before the content). */
+  readonly reasoning?: string | undefined
 }
 
 /**
@@ -264,6 +266,7 @@ const jsonAnswer = (request: ModelRequest, context: ModelContext, text: string):
 export const builtIn: PureModel = (request, context) => {
   const last = request.messages[request.messages.length - 1]
   const tools = request.tools ?? []
+  const reasons = context.purpose === "chat" && reasoningModels.includes(request.model)
   if (tools.length > 0 && last?.role === "user") {
     const tool = chooseTool(tools, last.content)
     const value = JsonSchemaValue.generate(tool.function.parameters ?? {}, {
@@ -272,10 +275,37 @@ export const builtIn: PureModel = (request, context) => {
     })
     // a function's arguments are an object, whatever its parameter schema says
     const args = typeof value === "object" && value !== null && !Array.isArray(value) ? value : {}
-    return { toolCalls: [{ name: tool.function.name, arguments: args }] }
+    const toolCalls = [{ name: tool.function.name, arguments: args }]
+    return reasons ? { toolCalls, reasoning: reasoningOf(request, `the ${tool.function.name} tool can answer it`) } : {
+      toolCalls
+    }
   }
   const text = builtInText(request, context)
-  return request.response_format?.type === "json_object" ? jsonAnswer(request, context, text) : text
+  const content = request.response_format?.type === "json_object" ? jsonAnswer(request, context, text) : text
+  if (!reasons) return content
+  const answered = last?.role === "tool" ? toolNameOf(request.messages, last.tool_call_id) : undefined
+  return {
+    content,
+    reasoning: reasoningOf(
+      request,
+      answered === undefined ? "I restate it and say what I can know" : `the ${answered} tool has answered it`
+    )
+  }
+}
+
+/**
+ * The models that show their reasoning (`reasoning_content`) before they answer a chat: the larger one.
+ *
+ * @since 1.1.0
+ * @category models
+ */
+export const reasoningModels: ReadonlyArray<string> = ["fpmodel-large"]
+
+/** The built-in model's reasoning: what it was asked, and how it answers. */
+const reasoningOf = (request: ModelRequest, how: string): string => {
+  const { question } = read(request)
+  const asked = question === "" ? "There is no request to answer" : `The request is "${oneLine(question, 200)}"`
+  return `${asked}; ${how}.`
 }
 
 /**

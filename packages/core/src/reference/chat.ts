@@ -10,6 +10,8 @@ import type { Ids } from "./ids.js"
 /** A generated choice, after `stop` and `max_tokens`. */
 export interface GeneratedChoice {
   readonly tokens: ReadonlyArray<string>
+  /** The tokens of the model's reasoning, none when it shows none. */
+  readonly reasoning: ReadonlyArray<string>
   readonly toolCalls: ReadonlyArray<{ readonly id: string; readonly name: string; readonly arguments: string }>
   readonly finishReason: "stop" | "length" | "tool_calls"
   readonly completionTokens: number
@@ -60,6 +62,8 @@ export const choiceCount = (request: ModelRequest): number => request.n ?? 1
 const choiceOf = (request: ModelRequest, reply: Reply, ids: Ids): GeneratedChoice => {
   const content = typeof reply === "string" ? reply : reply.content ?? ""
   const calls = typeof reply === "string" ? [] : reply.toolCalls ?? []
+  // reasoning is counted as completion tokens, as the service counts it, and is never cut by `stop`
+  const reasoning = typeof reply === "string" ? [] : tokenize(reply.reasoning ?? "")
   if (calls.length > 0) {
     const toolCalls = calls.map((call) => ({
       id: ids.toolCall(),
@@ -68,19 +72,22 @@ const choiceOf = (request: ModelRequest, reply: Reply, ids: Ids): GeneratedChoic
     }))
     const completionTokens = toolCalls.reduce(
       (sum, call) => sum + countTokens(call.name) + countTokens(call.arguments),
-      countTokens(content)
+      countTokens(content) + reasoning.length
     )
-    return { tokens: tokenize(content), toolCalls, finishReason: "tool_calls", completionTokens }
+    return { tokens: tokenize(content), reasoning, toolCalls, finishReason: "tool_calls", completionTokens }
   }
+  // `max_tokens` bounds the reasoning and the content together, the reasoning first
   const tokens = tokenize(cutAtStop(content, request.stop))
-  const max = request.max_tokens
-  const truncated = max !== undefined && tokens.length > max
-  const kept = truncated ? tokens.slice(0, max) : tokens
+  const max = request.max_tokens ?? Infinity
+  const thoughts = reasoning.length > max ? reasoning.slice(0, max) : reasoning
+  const room = max - thoughts.length
+  const kept = tokens.length > room ? tokens.slice(0, room) : tokens
   return {
     tokens: kept,
+    reasoning: thoughts,
     toolCalls: [],
-    finishReason: truncated ? "length" : "stop",
-    completionTokens: kept.length
+    finishReason: thoughts.length < reasoning.length || kept.length < tokens.length ? "length" : "stop",
+    completionTokens: kept.length + thoughts.length
   }
 }
 
@@ -109,7 +116,8 @@ export const completion = (generated: Generated): ChatCompletion => ({
         id: call.id,
         type: "function",
         function: { name: call.name, arguments: call.arguments }
-      }))
+      })),
+      ...(choice.reasoning.length === 0 ? {} : { reasoning_content: choice.reasoning.join("") })
     },
     logprobs: null,
     finish_reason: choice.finishReason
@@ -125,8 +133,8 @@ export interface SentChunk {
 }
 
 /**
- * The chunks of a streamed answer (one choice): the role first, then one chunk per token (or per piece of
- * a tool call), and last an empty content delta with `finish_reason` and the only `usage`. Each iteration
+ * The chunks of a streamed answer (one choice): the role first, then one chunk per token of its reasoning,
+ * then one per token of its content (or per piece of a tool call), and last an empty content delta with `finish_reason` and the only `usage`. Each iteration
  * builds them afresh, one at a time.
  */
 export const chunksOf = (generated: Generated): Iterable<SentChunk> => ({
@@ -138,6 +146,7 @@ export const chunksOf = (generated: Generated): Iterable<SentChunk> => ({
       choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }]
     })
     yield chunk({ role: "assistant" })
+    for (const token of choice.reasoning) yield chunk({ reasoning_content: token })
     for (const token of choice.tokens) yield chunk({ content: token })
     for (const [index, call] of choice.toolCalls.entries()) {
       yield chunk({ tool_calls: [{ index, id: call.id, type: "function", function: { name: call.name } }] })

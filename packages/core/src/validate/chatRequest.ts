@@ -56,7 +56,7 @@ const integerIn = ({ max, min }: Bounds): Accept<number> => (value) =>
 // ---------------------------------------------------------------------------------------------------------
 
 const textMessageKeys = new Set(["role", "content"])
-const assistantMessageKeys = new Set(["role", "content", "tool_calls"])
+const assistantMessageKeys = new Set(["role", "content", "tool_calls", "reasoning_content"])
 const toolMessageKeys = new Set(["role", "content", "tool_call_id"])
 const toolCallKeys = new Set(["id", "type", "function"])
 const toolCallFunctionKeys = new Set(["name", "arguments"])
@@ -85,7 +85,8 @@ const acceptAssistantMessage = (message: Readonly<Record<string, unknown>>): Ass
   const decoded: Mutable<AssistantMessage> = { role: "assistant" }
   if (
     !copyOptional(message, "content", acceptString, decoded) ||
-    !copyOptional(message, "tool_calls", acceptToolCalls, decoded)
+    !copyOptional(message, "tool_calls", acceptToolCalls, decoded) ||
+    !copyOptional(message, "reasoning_content", acceptString, decoded)
   ) {
     return undefined
   }

@@ -140,6 +140,8 @@ export interface AssistantMessage {
   readonly role: "assistant"
   readonly content?: string | undefined
   readonly tool_calls?: ReadonlyArray<ToolCallInput> | undefined
+  /** The model's reasoning, as a completion's message carried it (`null` is sent on as left out). */
+  readonly reasoning_content?: string | undefined
 }
 
 /**
@@ -493,7 +495,8 @@ export interface ToolCallDelta {
 }
 
 /**
- * The change a chunk brings to one choice: the role (first chunk), more content, or pieces of tool calls.
+ * The change a chunk brings to one choice: the role (first chunk), more of the model's reasoning, more
+ * content, or pieces of tool calls.
  *
  * @since 0.1.0
  * @category models
@@ -501,6 +504,7 @@ export interface ToolCallDelta {
 export interface ChatDelta {
   readonly role?: string | undefined
   readonly content?: string | null | undefined
+  readonly reasoning_content?: string | null | undefined
   readonly tool_calls?: ReadonlyArray<ToolCallDelta> | null | undefined
   readonly [key: string]: unknown
 }

@@ -18,7 +18,8 @@ const conversation: Prompt = {
     {
       role: "assistant",
       content: [
-        { type: "reasoning" },
+        { type: "reasoning", text: "Oslo needs a lookup; " },
+        { type: "reasoning", text: "call weather." },
         { type: "tool-call", id: "t-1", name: "weather", params: { city: "Oslo" }, providerExecuted: false },
         { type: "tool-call", id: "t-2", name: "search", params: {}, providerExecuted: true },
         { type: "tool-result", id: "t-2", result: "done" },
@@ -34,14 +35,15 @@ const conversation: Prompt = {
 }
 
 describe("prompt", () => {
-  it("makes chat messages: user text joined by lines, tool calls the service did not execute, tool results", () => {
+  it("makes chat messages: user text joined by lines, reasoning, tool calls the service did not execute, tool results", () => {
     expect(fileRefusal(conversation)).toBeUndefined()
     expect(chatMessages(conversation)).toEqual([
       { role: "system", content: "Be brief." },
       { role: "user", content: "Weather?\nIn Oslo." },
       {
         role: "assistant",
-        tool_calls: [{ id: "t-1", type: "function", function: { name: "weather", arguments: "{\"city\":\"Oslo\"}" } }]
+        tool_calls: [{ id: "t-1", type: "function", function: { name: "weather", arguments: "{\"city\":\"Oslo\"}" } }],
+        reasoning_content: "Oslo needs a lookup; call weather."
       },
       { role: "tool", tool_call_id: "t-1", content: "null" },
       { role: "assistant", content: "Cold." }
@@ -49,7 +51,7 @@ describe("prompt", () => {
   })
 
   it("sends an assistant message with nothing to send as empty content", () => {
-    expect(chatMessages({ content: [{ role: "assistant", content: [{ type: "reasoning" }] }] })).toEqual([
+    expect(chatMessages({ content: [{ role: "assistant", content: [{ type: "tool-approval-request" }] }] })).toEqual([
       { role: "assistant", content: "" }
     ])
   })

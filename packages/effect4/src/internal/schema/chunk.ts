@@ -17,6 +17,7 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value)
 
 const isOptionalString = (value: unknown) => value === undefined || typeof value === "string"
+const isOptionalText = (value: unknown) => value === undefined || value === null || typeof value === "string"
 
 /**
  * Whether a parsed event is a usual chunk: string and number fields where the schema has them, no tool
@@ -27,10 +28,8 @@ const isUsualChunk = (json: unknown): json is Record<string, any> => {
   for (const choice of json.choices as Array<unknown>) {
     if (!isObject(choice) || typeof choice.index !== "number" || !isObject(choice.delta)) return false
     const delta = choice.delta
-    const content = delta.content
-    if (!isOptionalString(delta.role) || (content !== undefined && content !== null && typeof content !== "string")) {
-      return false
-    }
+    const { content, reasoning_content } = delta
+    if (!isOptionalString(delta.role) || !isOptionalText(content) || !isOptionalText(reasoning_content)) return false
     if (delta.tool_calls !== undefined && delta.tool_calls !== null) return false
     // log probabilities are rare: a chunk with them goes to the schema
     if (choice.logprobs !== undefined && choice.logprobs !== null) return false
