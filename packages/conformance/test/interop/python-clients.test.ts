@@ -60,6 +60,8 @@ describe.skipIf(skip !== undefined)(
           "ai21 chat.completions.create stream",
           "openai chat.completions.create",
           "openai chat.completions.create stream",
+          "ai21 chat.completions.create with reasoning, its message sent back",
+          "openai chat.completions.create stream with reasoning",
           "ai21 beta.maestro.runs.create_and_poll",
           "ai21 beta.agents.create",
           "ai21 beta.agents.get",
