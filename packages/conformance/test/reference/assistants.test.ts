@@ -112,17 +112,20 @@ describe("running an assistant merges its configuration with the call's, field b
       expect(detect(done.result)).toBe("french")
     })))
 
-  it.effect("without include, neither extra field is returned; an unknown assistant is a 404", () =>
+  it.effect("without include, every extra field is returned, as the service's include defaults to all; an empty include returns none; an unknown assistant is a 404", () =>
     inService(Effect.gen(function*() {
       const assistant = ok(yield* call("POST", "/studio/v1/assistants", { body: { name: "A", budget: "low" } }))
-      const run = ok(
-        yield* call("POST", `/studio/v1/assistants/${assistant.id}/run`, {
-          body: { input: [{ role: "user", content: "x" }] }
+      const runOf = (body: Record<string, unknown>) =>
+        Effect.gen(function*() {
+          const run = ok(yield* call("POST", `/studio/v1/assistants/${assistant.id}/run`, { body }))
+          yield* TestClock.adjust("1 second")
+          return ok(yield* call("GET", `/studio/v1/maestro/runs/${run.id}`))
         })
-      )
-      yield* TestClock.adjust("1 second")
-      const done = ok(yield* call("GET", `/studio/v1/maestro/runs/${run.id}`))
-      expect(Object.keys(done).sort()).toEqual(["id", "result", "status"])
+      const all = yield* runOf({ input: [{ role: "user", content: "x" }] })
+      expect(Object.keys(all).sort()).toEqual(["data_sources", "id", "requirements_result", "result", "status"])
+      expect(Object.keys(all.requirements_result)).toContain("metadata")
+      const none = yield* runOf({ input: [{ role: "user", content: "x" }], include: [] })
+      expect(Object.keys(none).sort()).toEqual(["id", "result", "status"])
       const missing = yield* call("POST", "/studio/v1/assistants/nope/run", {
         body: { input: [{ role: "user", content: "x" }] }
       })

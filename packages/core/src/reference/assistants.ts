@@ -4,6 +4,7 @@
  * comes from the stored assistant.
  */
 import {
+  assistantRunIncludes,
   type AssistantRunRequest,
   type CreateAssistantRequest,
   type ModifyAssistantRequest,
@@ -47,7 +48,8 @@ export const mergeRunConfiguration = (
   if (Array.isArray(merged.requirements)) {
     merged.requirements = (merged.requirements as ReadonlyArray<ServiceRequirement>).map(toRunRequirement)
   }
-  return { ...merged, input: call.input, include: call.include ?? [] } as RunConfiguration
+  // the service returns every extra field when the call names none, as its `include` defaults to all of them
+  return { ...merged, input: call.input, include: call.include ?? assistantRunIncludes } as RunConfiguration
 }
 
 const asRecord = (value: unknown): Readonly<Record<string, unknown>> =>
