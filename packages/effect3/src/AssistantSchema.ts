@@ -14,7 +14,6 @@ import {
   assistantRunIncludes,
   assistantTypes,
   hasTitleOrDescription,
-  namedOutputTypes,
   optimizations,
   visibilities
 } from "studio-effect-core/wire/assistant"
@@ -22,13 +21,25 @@ import { openStruct } from "./internal/schema/open.js"
 import { optional } from "./internal/schema/optional.js"
 import {
   Budget,
+  OutputType,
   Requirement,
   RequirementDescription,
   requirementList,
   RunConfigurationFields,
   RunMessage,
+  RunOptionsFields,
   RunResponseLanguage,
   ToolResources
+} from "./MaestroSchema.js"
+
+export {
+  /**
+   * The structured output format of an assistant run: a JSON Schema object of its result, or `"json"`.
+   *
+   * @since 0.1.0
+   * @category schemas
+   */
+  OutputType
 } from "./MaestroSchema.js"
 
 // ---------------------------------------------------------------------------------------------------------
@@ -133,18 +144,6 @@ export const AssistantRunInclude = Schema.Literal(...assistantRunIncludes)
 export type AssistantRunInclude = typeof AssistantRunInclude.Type
 
 /**
- * The structured output format of an assistant run (reserved): an object, or the string `"json"` that
- * the interface's samples send.
- *
- * @since 0.1.0
- * @category schemas
- */
-export const OutputType = Schema.Union(
-  Schema.Literal(...namedOutputTypes),
-  Schema.Record({ key: Schema.String, value: Schema.Unknown })
-).annotations({ message: () => "output_type is an object or the string \"json\"" })
-
-/**
  * The conversation given to an assistant run: at least one message.
  *
  * @since 0.1.0
@@ -175,6 +174,7 @@ export const AssistantRunRequest = Schema.Struct({
   output_type: optional(OutputType),
   include: optional(Schema.Array(AssistantRunInclude)),
   ...RunConfigurationFields,
+  ...RunOptionsFields,
   requirements: optional(AssistantRequirements),
   tool_resources: optional(ToolResources)
 }).annotations({ identifier: "AssistantRunRequest" })

@@ -17,6 +17,7 @@ import {
   maxDescriptionWords,
   maxRequirements,
   maxRunModels,
+  namedOutputTypes,
   responseLanguages,
   retrievalStrategies,
   runIncludes,
@@ -400,6 +401,31 @@ export const RunConfigurationFields = {
 }
 
 /**
+ * The structured output format of a run: a JSON Schema object of its result (the reference service answers
+ * with a value of it), or the string `"json"` that the interface's samples send.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const OutputType = Schema.Union(
+  Schema.Literal(...namedOutputTypes),
+  Schema.Record({ key: Schema.String, value: Schema.Unknown })
+).annotations({ message: () => "output_type is an object or the string \"json\"" })
+
+/**
+ * How a run works: `verbose`, `structured_rag_enabled` and `dynamic_planning_enabled`, each `false` when
+ * left out, as a run and an assistant run take them.
+ *
+ * @since 1.1.0
+ * @category schemas
+ */
+export const RunOptionsFields = {
+  verbose: optional(Schema.Boolean),
+  structured_rag_enabled: optional(Schema.Boolean),
+  dynamic_planning_enabled: optional(Schema.Boolean)
+}
+
+/**
  * A request to create a run.
  *
  * @since 0.1.0
@@ -408,8 +434,10 @@ export const RunConfigurationFields = {
 export const RunRequest = Schema.Struct({
   input: optional(RunInput),
   ...RunConfigurationFields,
+  output_type: optional(OutputType),
   include: optional(Schema.Array(RunInclude)),
-  tool_resources: optional(ToolResources)
+  tool_resources: optional(ToolResources),
+  ...RunOptionsFields
 }).annotations({ identifier: "RunRequest" })
 
 /**

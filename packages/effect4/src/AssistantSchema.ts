@@ -15,7 +15,6 @@ import {
   assistantRunIncludes,
   assistantTypes,
   hasTitleOrDescription,
-  namedOutputTypes,
   optimizations,
   visibilities
 } from "studio-effect-core/wire/assistant"
@@ -23,13 +22,25 @@ import { openStruct } from "./internal/schema/open.js"
 import { optional, withDefault } from "./internal/schema/optional.js"
 import {
   Budget,
+  OutputType,
   Requirement,
   RequirementDescription,
   requirementList,
   RunConfigurationFields,
   RunMessage,
+  RunOptionsFields,
   RunResponseLanguage,
   ToolResources
+} from "./MaestroSchema.js"
+
+export {
+  /**
+   * The structured output format of an assistant run: a JSON Schema object of its result, or `"json"`.
+   *
+   * @since 0.1.0
+   * @category schemas
+   */
+  OutputType
 } from "./MaestroSchema.js"
 
 // ---------------------------------------------------------------------------------------------------------
@@ -125,18 +136,6 @@ export const AssistantRunInclude = Schema.Literals(assistantRunIncludes)
 export type AssistantRunInclude = typeof AssistantRunInclude.Type
 
 /**
- * The structured output format of an assistant run (reserved): an object, or the string `"json"` that
- * the interface's samples send.
- *
- * @since 0.1.0
- * @category schemas
- */
-export const OutputType = Schema.Union([
-  Schema.Literals(namedOutputTypes),
-  Schema.Record(Schema.String, Schema.Unknown)
-]).annotate({ message: "output_type is an object or the string \"json\"" })
-
-/**
  * The conversation given to an assistant run: at least one message.
  *
  * @since 0.1.0
@@ -167,6 +166,7 @@ export const AssistantRunRequest = Schema.Struct({
   output_type: optional(OutputType),
   include: optional(Schema.Array(AssistantRunInclude)),
   ...RunConfigurationFields,
+  ...RunOptionsFields,
   requirements: optional(AssistantRequirements),
   tool_resources: optional(ToolResources)
 }).annotate({ identifier: "AssistantRunRequest" })

@@ -343,6 +343,27 @@ export const validToolResources: fc.Arbitrary<NonNullable<RunRequest["tool_resou
 /** The nine response languages (the interface's table). */
 export { responseLanguages }
 
+/**
+ * A JSON value as it crosses the wire: `fc.jsonValue` also gives `-0`, which JSON writes as `0`, so a
+ * request compared with what a server received would differ in that one number.
+ */
+export const wireJsonValue = (constraints: fc.JsonSharedConstraints = {}): fc.Arbitrary<unknown> =>
+  fc.jsonValue(constraints).map((value) => JSON.parse(JSON.stringify(value)) as unknown)
+
+/** A JSON object, as `output_type`, `config_overrides` or a workflow's `additional_params`. */
+const jsonObject: fc.Arbitrary<Record<string, unknown>> = fc.dictionary(
+  nonEmptyName,
+  wireJsonValue({ maxDepth: 2 }),
+  { maxKeys: 4 }
+)
+
+/** The switches of how a run works, each a boolean. */
+const runOptions = {
+  verbose: fc.boolean(),
+  structured_rag_enabled: fc.boolean(),
+  dynamic_planning_enabled: fc.boolean()
+}
+
 /** A run request that keeps every rule of the interface. */
 export const validRunRequest: fc.Arbitrary<RunRequest> = fc.record({
   input: validRunInput,
@@ -353,7 +374,9 @@ export const validRunRequest: fc.Arbitrary<RunRequest> = fc.record({
   budget: fc.constantFrom("low" as const, "medium" as const, "high" as const),
   include: fc.subarray(["data_sources", "requirements_result"] as Array<"data_sources" | "requirements_result">),
   response_language: fc.option(fc.constantFrom(...responseLanguages, "unset" as const), { nil: null }),
-  tool_resources: validToolResources
+  tool_resources: validToolResources,
+  output_type: fc.oneof(fc.constant("json" as const), jsonObject),
+  ...runOptions
 }, { requiredKeys: [] })
 
 // ---------------------------------------------------------------------------------------------------------
@@ -380,20 +403,6 @@ const validAssistantRequirements: fc.Arbitrary<ReadonlyArray<AssistantRequiremen
 
 const assistantIncludes = ["data_sources", "requirements_result", "requirements_result.metadata"] as const
 
-/**
- * A JSON value as it crosses the wire: `fc.jsonValue` also gives `-0`, which JSON writes as `0`, so a
- * request compared with what a server received would differ in that one number.
- */
-export const wireJsonValue = (constraints: fc.JsonSharedConstraints = {}): fc.Arbitrary<unknown> =>
-  fc.jsonValue(constraints).map((value) => JSON.parse(JSON.stringify(value)) as unknown)
-
-/** A JSON object, as `output_type`, `config_overrides` or a workflow's `additional_params`. */
-const jsonObject: fc.Arbitrary<Record<string, unknown>> = fc.dictionary(
-  nonEmptyName,
-  wireJsonValue({ maxDepth: 2 }),
-  { maxKeys: 4 }
-)
-
 /** The run settings a stored assistant has, and a call may override. */
 const assistantSettings = {
   system_prompt: text,
@@ -409,7 +418,8 @@ export const validAssistantRunRequest: fc.Arbitrary<AssistantRunRequest> = fc.re
   input: validRunMessages,
   output_type: fc.oneof(fc.constant("json" as const), jsonObject),
   include: fc.subarray([...assistantIncludes]),
-  ...assistantSettings
+  ...assistantSettings,
+  ...runOptions
 }, { requiredKeys: ["input"] })
 
 /** A request to create an assistant that keeps every rule of the interface. */

@@ -523,6 +523,16 @@ describe("run request: several breaches at once", () => {
     },
     { name: "two models", apply: (r) => (r.models = ["fpmodel-mini", "fpmodel-large"], "models") },
     { name: "unknown budget", apply: (r) => (r.budget = "max", "budget") },
+    { name: "verbose not a boolean", apply: (r) => (r.verbose = "yes", "verbose") },
+    {
+      name: "structured RAG switch not a boolean",
+      apply: (r) => (r.structured_rag_enabled = 1, "structured_rag_enabled")
+    },
+    {
+      name: "dynamic planning switch not a boolean",
+      apply: (r) => (r.dynamic_planning_enabled = "true", "dynamic_planning_enabled")
+    },
+    { name: "output type neither an object nor json", apply: (r) => (r.output_type = "xml", "output_type") },
     { name: "unknown language", apply: (r) => (r.response_language = "klingon", "response_language") },
     {
       name: "unknown include",

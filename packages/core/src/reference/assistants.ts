@@ -49,7 +49,12 @@ export const mergeRunConfiguration = (
     merged.requirements = (merged.requirements as ReadonlyArray<ServiceRequirement>).map(toRunRequirement)
   }
   // the service returns every extra field when the call names none, as its `include` defaults to all of them
-  return { ...merged, input: call.input, include: call.include ?? assistantRunIncludes } as RunConfiguration
+  return {
+    ...merged,
+    input: call.input,
+    include: call.include ?? assistantRunIncludes,
+    ...(call.output_type === undefined ? {} : { output_type: call.output_type })
+  } as RunConfiguration
 }
 
 const asRecord = (value: unknown): Readonly<Record<string, unknown>> =>

@@ -6,11 +6,21 @@
  */
 import { type AssistantResponseLanguage, unsetResponseLanguage } from "../wire/assistant.js"
 import type { FileFilter } from "../wire/library.js"
-import type { Budget, FileSearchFilters, Requirement, RunMessage, RunTool, ToolResources } from "../wire/runs.js"
+import type {
+  Budget,
+  FileSearchFilters,
+  OutputType,
+  Requirement,
+  RunMessage,
+  RunTool,
+  ToolResources
+} from "../wire/runs.js"
 import type { ModelContext, ModelRequest, Reply } from "./builtInModel.js"
 import type { Ids } from "./ids.js"
+import * as JsonSchemaValue from "./jsonSchemaValue.js"
 import { detect, type Language } from "./language.js"
 import type { Hit } from "./library/library.js"
+import { generator, hash } from "./random.js"
 import { type Check, checksOf, revise, scoreRequirement } from "./requirements.js"
 
 /** A run's configuration after validation (and, for an assistant, after merging its stored fields). */
@@ -24,6 +34,8 @@ export interface RunConfiguration {
   readonly budget?: Budget | undefined
   readonly response_language?: AssistantResponseLanguage | null | undefined
   readonly include?: ReadonlyArray<string> | undefined
+  /** A JSON Schema object makes the result a value of that schema; `"json"` (or none) keeps it text. */
+  readonly output_type?: OutputType | undefined
 }
 
 /**
@@ -34,9 +46,9 @@ export interface RunConfiguration {
  */
 export type RunFailure = (run: RunConfiguration) => string | undefined
 
-/** What a run comes to: its result, its scores against its requirements, and its sources. */
+/** What a run comes to: its result (text, or a value of its `output_type`), its scores, and its sources. */
 export interface Outcome {
-  readonly result: string
+  readonly result: unknown
   readonly requirementsResult: Record<string, unknown>
   readonly dataSources: Record<string, unknown>
 }
@@ -289,7 +301,12 @@ export const decide = (
   }
   const allMet = bestScore.scores.every((s) => s.score >= 1)
   return {
-    result: best,
+    result: typeof run.output_type === "object"
+      ? JsonSchemaValue.generate(run.output_type, {
+        text: inputText(run),
+        random: generator(hash(inputText(run), draft.context.seed))
+      }) ?? null
+      : best,
     requirementsResult: {
       score: bestScore.overall,
       finish_reason: allMet ? "all_requirements_met" : "budget_exhausted",

@@ -12,8 +12,6 @@ import {
   assistantTypes,
   type CreateAssistantRequest,
   hasTitleOrDescription,
-  namedOutputTypes,
-  type OutputType,
   type ServiceRequirement,
   type StarterQuestion,
   type WorkflowConfig
@@ -34,13 +32,16 @@ import {
 } from "./accept.js"
 import {
   acceptBudget,
+  acceptOutputType,
   acceptRequirement,
   acceptRequirementDescription,
   acceptResponseLanguage,
   acceptRunMessages,
   acceptRunModels,
   acceptRunTools,
-  requirementListOf
+  copyRunOptions,
+  requirementListOf,
+  runOptionKeys
 } from "./runRequest.js"
 
 // ---------------------------------------------------------------------------------------------------------
@@ -77,11 +78,6 @@ const acceptInput: Accept<Array<RunMessage>> = (value) => {
   return messages !== undefined && messages.length > 0 ? messages : undefined
 }
 
-const acceptNamedOutputType = oneOf(namedOutputTypes)
-
-/** `OutputType`: the string `"json"` or an object. */
-const acceptOutputType: Accept<OutputType> = (value) => acceptNamedOutputType(value) ?? acceptUnknownRecord(value)
-
 const acceptIncludes = arrayOf(oneOf(assistantRunIncludes))
 
 const runRequestKeys = new Set([
@@ -93,7 +89,8 @@ const runRequestKeys = new Set([
   "tools",
   "models",
   "budget",
-  "response_language"
+  "response_language",
+  ...runOptionKeys
 ])
 
 /**
@@ -112,7 +109,8 @@ export const acceptAssistantRunRequest = (input: unknown): AssistantRunRequest |
       copyOptional(input, "tools", acceptRunTools, request) &&
       copyOptional(input, "models", acceptRunModels, request) &&
       copyOptional(input, "budget", acceptBudget, request) &&
-      copyOptional(input, "response_language", acceptResponseLanguage, request)
+      copyOptional(input, "response_language", acceptResponseLanguage, request) &&
+      copyRunOptions(input, request)
     ? request
     : undefined
 }

@@ -21,11 +21,14 @@ import {
   maxRequirements,
   maxRunModels,
   type McpTool,
+  namedOutputTypes,
+  type OutputType,
   type Requirement,
   retrievalStrategies,
   runIncludes,
   type RunInput,
   type RunMessage,
+  type RunOptionsFields,
   type RunRequest,
   runResponseLanguages,
   runRoles,
@@ -281,6 +284,19 @@ export const acceptBudget = oneOf(budgets)
 export const acceptResponseLanguage = oneOf(runResponseLanguages)
 const acceptIncludes = arrayOf(oneOf(runIncludes))
 
+const acceptNamedOutputType = oneOf(namedOutputTypes)
+
+/** `OutputType`: the string `"json"` or an object. */
+export const acceptOutputType: Accept<OutputType> = (value) =>
+  acceptNamedOutputType(value) ?? acceptUnknownRecord(value)
+
+/** The switches of `RunOptionsFields`, as a run and an assistant run take them. */
+export const runOptionKeys = ["verbose", "structured_rag_enabled", "dynamic_planning_enabled"] as const
+
+/** Copies the switches of `RunOptionsFields` that `input` has; `false` when one of them is not a boolean. */
+export const copyRunOptions = (input: Readonly<Record<string, unknown>>, output: Mutable<RunOptionsFields>) =>
+  runOptionKeys.every((key) => copyOptional(input, key, acceptBoolean, output))
+
 const runRequestKeys = new Set([
   "input",
   "system_prompt",
@@ -289,8 +305,10 @@ const runRequestKeys = new Set([
   "models",
   "budget",
   "response_language",
+  "output_type",
   "include",
-  "tool_resources"
+  "tool_resources",
+  ...runOptionKeys
 ])
 
 /**
@@ -307,8 +325,10 @@ export const acceptRunRequest = (input: unknown): RunRequest | undefined => {
       copyOptional(input, "models", acceptRunModels, request) &&
       copyOptional(input, "budget", acceptBudget, request) &&
       copyOptional(input, "response_language", acceptResponseLanguage, request) &&
+      copyOptional(input, "output_type", acceptOutputType, request) &&
       copyOptional(input, "include", acceptIncludes, request) &&
-      copyOptional(input, "tool_resources", acceptToolResources, request)
+      copyOptional(input, "tool_resources", acceptToolResources, request) &&
+      copyRunOptions(input, request)
     ? request
     : undefined
 }

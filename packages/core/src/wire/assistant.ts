@@ -13,15 +13,20 @@
 import {
   type Budget,
   type JsonObject,
+  namedOutputTypes,
+  type OutputType,
   type Requirement,
   type RunConfigurationFields,
   type RunMessage,
+  type RunOptionsFields,
   type RunResponseLanguage,
   runResponseLanguages,
   type StringMap,
   type ToolResources,
   unsetResponseLanguage
 } from "./runs.js"
+
+export { namedOutputTypes, type OutputType }
 
 export {
   /**
@@ -120,22 +125,6 @@ export const assistantRunIncludes = ["data_sources", "requirements_result", "req
 export type AssistantRunInclude = typeof assistantRunIncludes[number]
 
 /**
- * The output types given by name rather than as an object: `json`, as the interface's samples send.
- *
- * @since 0.1.0
- * @category tables
- */
-export const namedOutputTypes = ["json"] as const
-
-/**
- * The structured output format of an assistant run (reserved): an object, or a named output type.
- *
- * @since 0.1.0
- * @category models
- */
-export type OutputType = typeof namedOutputTypes[number] | { readonly [key: string]: unknown }
-
-/**
  * A stored assistant's response languages: a run's, `unsetResponseLanguage` included.
  *
  * @since 0.1.0
@@ -168,7 +157,7 @@ export interface AssistantConfigurationFields extends Omit<RunConfigurationField
  * @since 0.1.0
  * @category models
  */
-export interface AssistantRunRequest extends AssistantConfigurationFields {
+export interface AssistantRunRequest extends AssistantConfigurationFields, RunOptionsFields {
   readonly input: ReadonlyArray<RunMessage>
   readonly output_type?: OutputType | undefined
   readonly include?: ReadonlyArray<AssistantRunInclude> | undefined

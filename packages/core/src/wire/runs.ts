@@ -370,13 +370,43 @@ export interface RunConfigurationFields {
 }
 
 /**
+ * The named output types: `json`, which the interface's samples send.
+ *
+ * @since 0.1.0
+ * @category tables
+ */
+export const namedOutputTypes = ["json"] as const
+
+/**
+ * The structured output format of a run: a JSON Schema object of its result, or a named output type.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type OutputType = typeof namedOutputTypes[number] | { readonly [key: string]: unknown }
+
+/**
+ * How a run works, as a run and an assistant run take it: `verbose` (a more detailed run), and the service's
+ * `structured_rag_enabled` and `dynamic_planning_enabled` switches; each `false` when left out.
+ *
+ * @since 1.1.0
+ * @category models
+ */
+export interface RunOptionsFields {
+  readonly verbose?: boolean | undefined
+  readonly structured_rag_enabled?: boolean | undefined
+  readonly dynamic_planning_enabled?: boolean | undefined
+}
+
+/**
  * A request to create a run that keeps every rule of the interface.
  *
  * @since 0.1.0
  * @category models
  */
-export interface RunRequest extends RunConfigurationFields {
+export interface RunRequest extends RunConfigurationFields, RunOptionsFields {
   readonly input?: RunInput | undefined
+  readonly output_type?: OutputType | undefined
   readonly include?: ReadonlyArray<RunInclude> | undefined
   readonly tool_resources?: ToolResources | undefined
 }
