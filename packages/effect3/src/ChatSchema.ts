@@ -13,6 +13,7 @@ import {
   finishReasons,
   functionParametersTypes,
   hasContentOrToolCalls,
+  isMockDelay,
   maxStopLength,
   maxTokensBounds,
   responseFormatTypes,
@@ -266,6 +267,25 @@ const StopSequence = Schema.String.pipe(
   )
 )
 
+const mockDelay = (what: string) =>
+  Schema.Number.pipe(
+    Schema.filter((value) => isMockDelay(value) || `${what} must be a number of seconds, 0 or more`)
+  )
+
+/**
+ * A request for a mock answer, for testing a client's handling of time: the service waits
+ * `response_delay_seconds` (1 when left out) before it answers, and
+ * `stream_response_delay_between_deltas_seconds` (0.1 when left out) between the events of a stream; each a
+ * number of seconds, 0 or more.
+ *
+ * @since 1.1.0
+ * @category schemas
+ */
+export const MockResponseConfig = Schema.Struct({
+  response_delay_seconds: optional(mockDelay("response_delay_seconds")),
+  stream_response_delay_between_deltas_seconds: optional(mockDelay("stream_response_delay_between_deltas_seconds"))
+})
+
 /**
  * The fields of a chat request, each checked on its own.
  *
@@ -285,7 +305,8 @@ export const ChatRequestFields = Schema.Struct({
   top_p: optional(inRange(topPBounds, "top_p")),
   stop: optional(Schema.Union(StopSequence, Schema.Array(StopSequence))),
   n: optional(intInRange(choicesBounds, "n")),
-  stream: optional(Schema.Boolean)
+  stream: optional(Schema.Boolean),
+  mock_response: optional(MockResponseConfig)
 })
 
 /**

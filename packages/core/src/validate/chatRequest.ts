@@ -19,8 +19,10 @@ import {
   type FunctionParameters,
   functionParametersTypes,
   hasContentOrToolCalls,
+  isMockDelay,
   maxStopLength,
   maxTokensBounds,
+  type MockResponseConfig,
   type ResponseFormat,
   responseFormatTypes,
   temperatureBounds,
@@ -234,6 +236,18 @@ const acceptStop: Accept<string | Array<string>> = (value) =>
 const acceptTools = arrayOf(acceptTool)
 const acceptDocuments = arrayOf(acceptDocument)
 const acceptMaxTokens = integerIn(maxTokensBounds)
+const mockResponseKeys = new Set(["response_delay_seconds", "stream_response_delay_between_deltas_seconds"])
+const acceptMockDelay: Accept<number> = (value) => typeof value === "number" && isMockDelay(value) ? value : undefined
+
+const acceptMockResponse: Accept<MockResponseConfig> = (value) => {
+  if (!isPlainObject(value) || !hasOnlyKeys(value, mockResponseKeys)) return undefined
+  const decoded: Mutable<MockResponseConfig> = {}
+  return copyOptional(value, "response_delay_seconds", acceptMockDelay, decoded) &&
+      copyOptional(value, "stream_response_delay_between_deltas_seconds", acceptMockDelay, decoded)
+    ? decoded
+    : undefined
+}
+
 const acceptTemperature = numberIn(temperatureBounds)
 const acceptTopP = numberIn(topPBounds)
 const acceptN = integerIn(choicesBounds)
@@ -247,6 +261,7 @@ const requestKeys = new Set([
   "max_tokens",
   "temperature",
   "top_p",
+  "mock_response",
   "stop",
   "n",
   "stream"
@@ -266,6 +281,7 @@ export const acceptChatRequest = (input: unknown): ChatRequest | undefined => {
     copyOptional(input, "documents", acceptDocuments, request) &&
     copyOptional(input, "response_format", acceptResponseFormat, request) &&
     copyOptional(input, "max_tokens", acceptMaxTokens, request) &&
+    copyOptional(input, "mock_response", acceptMockResponse, request) &&
     copyOptional(input, "temperature", acceptTemperature, request) &&
     copyOptional(input, "top_p", acceptTopP, request) &&
     copyOptional(input, "stop", acceptStop, request) &&

@@ -298,7 +298,29 @@ export interface ChatRequest {
   readonly stop?: string | ReadonlyArray<string> | undefined
   readonly n?: number | undefined
   readonly stream?: boolean | undefined
+  readonly mock_response?: MockResponseConfig | undefined
 }
+
+/**
+ * A request for a mock answer, for testing a client's handling of time: the service waits
+ * `response_delay_seconds` (1 when left out) before it answers, and `stream_response_delay_between_deltas_seconds`
+ * (0.1 when left out) between the events of a stream. Each is a number of seconds, 0 or more.
+ *
+ * @since 1.1.0
+ * @category models
+ */
+export interface MockResponseConfig {
+  readonly response_delay_seconds?: number | undefined
+  readonly stream_response_delay_between_deltas_seconds?: number | undefined
+}
+
+/**
+ * Whether a mock answer's delay is a number of seconds the service takes: finite, 0 or more.
+ *
+ * @since 1.1.0
+ * @category rules
+ */
+export const isMockDelay = (value: number): boolean => Number.isFinite(value) && value >= 0
 
 /**
  * Whether the service can stream a completion of this request: a streamed completion has exactly one choice

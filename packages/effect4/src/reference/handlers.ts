@@ -16,6 +16,7 @@ import { modelIssue } from "studio-effect-core/reference/fastApi"
 import type { makeIds } from "studio-effect-core/reference/ids"
 import { fileNotFound, type Write } from "studio-effect-core/reference/library/library"
 import { fieldText, parseMultipart } from "studio-effect-core/reference/library/multipart"
+import { mockDelays } from "studio-effect-core/reference/mockResponse"
 import { modelList } from "studio-effect-core/reference/modelCatalog"
 import type { EndpointName } from "studio-effect-core/wire/endpoints"
 import { chatModels } from "studio-effect-core/wire/models"
@@ -73,9 +74,13 @@ export const makeHandlers = (context: {
       )
       const schemaIssue = answerSchemaIssue(request)
       if (schemaIssue !== undefined) return Wire.unprocessable([schemaIssue])
+      const mock = mockDelays(request.mock_response)
+      if (mock !== undefined && mock.response > 0) yield* Effect.sleep(mock.response)
       const generated = yield* Chat.generate(model, request, { seed, ids })
       if (request.stream !== true) return Wire.json(completion(generated))
-      const pause = context.streamEventDelay === undefined
+      const pause = mock !== undefined
+        ? Duration.millis(mock.betweenEvents)
+        : context.streamEventDelay === undefined
         ? undefined
         : Duration.fromInputUnsafe(context.streamEventDelay)
       const chunks = pause === undefined || Duration.toMillis(pause) === 0
