@@ -1,8 +1,10 @@
 /**
  * The SDK for code that does not use Effect: `new Studio()` gives every operation as a function returning a
- * `Promise` (streams as an `AsyncIterable`), run by one `ManagedRuntime` that `close()` releases. A call
- * rejects with the same tagged error classes the Effect API fails with (`_tag`, `status`, `requestId`,
- * `instanceof`), and stops when its `AbortSignal` aborts, rejecting with the signal's reason.
+ * `Promise` (streams as an `AsyncIterable`, the tool loop as `chat.runTools` with plain async handlers), run by
+ * one `ManagedRuntime` that `close()` releases. A call rejects with the same tagged error classes the Effect
+ * API fails with (`_tag`, `status`, `requestId`, `instanceof`; outside Effect, `retryAfterMs` and `headers`
+ * give the delay asked for and the answer's headers as plain values), and stops when its `AbortSignal`
+ * aborts, rejecting with the signal's reason.
  *
  * @since 0.2.0
  */
@@ -50,9 +52,15 @@ import * as StudioClient from "../StudioClient.js"
 
 export { ClientClosed } from "studio-effect-core/failure/ClientClosed"
 export type {
-  /** Options of `chat.runTools`: `maxRounds` (default 8, at most 100), `concurrency` (default 4, at most 64), `maxCallsPerRound` (default 16, at most 128). */
+  /**
+   * Options of `chat.runTools`: `maxRounds` (default 8, at most 100), `concurrency` (default 4, at most 64),
+   * `maxCallsPerRound` (default 16, at most 128).
+   */
   RunToolsOptions,
-  /** What `chat.runTools` resolves with: the last completion, the whole conversation, the rounds, and whether it finished. */
+  /**
+   * What `chat.runTools` resolves with: the last completion, the whole conversation, the rounds, and whether
+   * it finished.
+   */
   ToolLoopResult
 } from "../Chat.js"
 export * from "../StudioError.js"
