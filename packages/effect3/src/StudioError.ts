@@ -3,7 +3,10 @@
  * `reportInOneLine`, which makes a program's `runMain` print its failure as one line.
  *
  * None of them holds the API key, a request's headers, or a tool's credential headers: they carry only
- * what the service said (status, `detail`, request id) and what the caller needs to act.
+ * what the service said (status, `detail`, request id, the answer's headers, each scrubbed of the request's
+ * secrets) and what the caller needs to act. Outside Effect they read as plain values (`retryAfterMs`,
+ * `headers`) and print as Node errors: `console.error(error)` shows the class name and message, then the
+ * status, request id and `retryAfterMs`.
  *
  * @since 0.1.0
  */
