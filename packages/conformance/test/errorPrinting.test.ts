@@ -11,6 +11,7 @@ import {
   Cause,
   combineCauses,
   describe,
+  Duration,
   Effect,
   equals,
   Exit,
@@ -19,7 +20,8 @@ import {
   it,
   vi
 } from "@studio-effect/line"
-import { Assistants, StudioError } from "studio-effect"
+import { inspect } from "node:util"
+import { Assistants, Chat, StudioError } from "studio-effect"
 import * as Reference from "studio-effect/reference"
 
 const refused = new StudioError.AuthError({ status: 401, detail: "Forbidden.", requestId: "req-1" })
@@ -66,6 +68,56 @@ describe("an error as Effect prints it", () => {
       detail: "Forbidden.",
       requestId: "req-1"
     })
+  })
+})
+
+describe("an error as Node prints it (console.error, util.inspect, String)", () => {
+  const limited = new StudioError.RateLimit({
+    detail: "Too many requests.",
+    retryAfter: Duration.millis(1500),
+    requestId: "req-429",
+    headers: { "retry-after-ms": "1500" }
+  })
+  const every = [
+    refused,
+    invalid,
+    limited,
+    new StudioError.NotFound({ detail: "Not Found", method: "GET", url: "https://api.ai21.com/v1/assistants" }),
+    new StudioError.ApiError({ status: 500, body: "{}", detail: "boom", retryAfter: Duration.seconds(1) }),
+    new StudioError.TransportError({ method: "POST", url: "https://api.ai21.com/x", reason: "ECONNRESET" }),
+    new StudioError.TimeoutError({ phase: "attempt", timeout: Duration.seconds(10), method: "GET", url: "https://a/" }),
+    new StudioError.PollTimeout({ runId: "run-1" }),
+    new Chat.ToolCallError({ reason: "UnknownTool", toolName: "x", toolCallId: "call-1", arguments: "{}", round: 1 })
+  ]
+
+  it("is its class name and message, then its status, request id and retryAfterMs", () => {
+    expect(inspect(limited)).toBe(
+      `[RateLimit: ${limited.message}] {\n  status: 429,\n  requestId: 'req-429',\n  retryAfterMs: 1500\n}`
+    )
+    expect(inspect(refused)).toBe(`[AuthError: ${refused.message}] {\n  status: 401,\n  requestId: 'req-1'\n}`)
+    for (const error of every) {
+      const head = `[${error._tag}: ${error.message}]`
+      const printed = inspect(error)
+      expect(printed.startsWith(head), printed).toBe(true)
+      expect(["", " {"], error._tag).toContain(printed.slice(head.length, head.length + 2))
+      expect(String(error), error._tag).toBe(`${error._tag}: ${error.message}`)
+    }
+  })
+
+  it("shows no field but status, request id and retryAfterMs: not the headers, body or Duration objects", () => {
+    expect(inspect(limited)).not.toMatch(/Duration|headers|retry-after-ms|_tag/)
+    expect(inspect(every[4])).not.toMatch(/body|detail:/)
+  })
+
+  it("gives the delay asked for in milliseconds, and nothing when none was named", () => {
+    expect(limited.retryAfterMs).toBe(1500)
+    expect(new StudioError.RateLimit({ detail: "slow" }).retryAfterMs).toBeUndefined()
+    expect((every[4] as StudioError.ApiError).retryAfterMs).toBe(1000)
+  })
+
+  it("prints as it did inside Effect: Cause.pretty and JSON are unchanged by it", () => {
+    expect(Cause.pretty(Cause.fail(limited)).split("\n")[0]).toBe(`RateLimit: ${limited.message}`)
+    expect(JSON.parse(JSON.stringify(limited))).toMatchObject({ _tag: "RateLimit", requestId: "req-429" })
   })
 })
 

@@ -3,7 +3,10 @@
  * `reportInOneLine`, which makes a program's `runMain` print its failure as one line.
  *
  * None of them holds the API key, a request's headers, or a tool's credential headers: they carry only
- * what the service said (status, `detail`, request id) and what the caller needs to act.
+ * what the service said (status, `detail`, request id, the answer's headers, each scrubbed of the request's
+ * secrets) and what the caller needs to act. Outside Effect they read as plain values (`retryAfterMs`,
+ * `headers`) and print as Node errors: `console.error(error)` shows the class name and message, then the
+ * status, request id and `retryAfterMs`.
  *
  * @since 0.1.0
  */
@@ -14,6 +17,7 @@ import * as Duration from "effect/Duration"
 import * as Exit from "effect/Exit"
 import * as Schema from "effect/Schema"
 import * as Messages from "studio-effect-core/failure/errorMessages"
+import { nodeInspect, type PrintedError, printedError } from "studio-effect-core/failure/errorPrinting"
 import { failureLine } from "studio-effect-core/failure/failureLine"
 import { MaestroRun } from "./MaestroSchema.js"
 
@@ -42,9 +46,23 @@ const TaggedError = <Self>() =>
         Error.stackTraceLimit = limit
       }
     }
+    /** `console.error(error)` and `util.inspect(error)`: as Node prints an error (see `printedError`). */
+    [nodeInspect](): Error {
+      return printedError(this as unknown as PrintedError)
+    }
   }
   return WithoutFrames as unknown as Schema.TaggedErrorClass<Self, Tag, { readonly _tag: Schema.tag<Tag> } & Fields>
 }
+
+/**
+ * The headers of the answer that an error stands for, as a plain object (names in lower case); absent when
+ * the error was not an answer of the service.
+ */
+const answerHeaders = Schema.optional(Schema.Record({ key: Schema.String, value: Schema.String }))
+
+/** The delay the service asked for, in milliseconds: what a `Duration` is outside Effect. */
+const millisOf = (duration: Duration.Duration | undefined): number | undefined =>
+  duration === undefined ? undefined : Duration.toMillis(duration)
 
 /**
  * One problem found in a request, with the path of the offending field.
@@ -69,7 +87,8 @@ export class ValidationError extends TaggedError<ValidationError>()("ValidationE
   source: Schema.Literal("client", "service"),
   issues: Schema.Array(ValidationIssue),
   status: Schema.optional(Schema.Number),
-  requestId: Schema.optional(Schema.String)
+  requestId: Schema.optional(Schema.String),
+  headers: answerHeaders
 }) {
   override get message(): string {
     return Messages.validationMessage(this)
@@ -85,7 +104,8 @@ export class ValidationError extends TaggedError<ValidationError>()("ValidationE
 export class AuthError extends TaggedError<AuthError>()("AuthError", {
   status: Schema.optional(Schema.Number),
   detail: Schema.String,
-  requestId: Schema.optional(Schema.String)
+  requestId: Schema.optional(Schema.String),
+  headers: answerHeaders
 }) {
   override get message(): string {
     return Messages.authMessage(this)
@@ -93,7 +113,8 @@ export class AuthError extends TaggedError<AuthError>()("AuthError", {
 }
 
 /**
- * The service answered 429. `retryAfter` is the delay it asked for, when it sent one.
+ * The service answered 429. `retryAfter` is the delay it asked for, when it sent one (`retryAfterMs` in
+ * milliseconds); `headers` are the answer's.
  *
  * @since 0.1.0
  * @category errors
@@ -101,11 +122,16 @@ export class AuthError extends TaggedError<AuthError>()("AuthError", {
 export class RateLimit extends TaggedError<RateLimit>()("RateLimit", {
   detail: Schema.String,
   retryAfter: Schema.optional(Schema.DurationFromSelf),
-  requestId: Schema.optional(Schema.String)
+  requestId: Schema.optional(Schema.String),
+  headers: answerHeaders
 }) {
   /** The answer's status: always 429. */
   get status(): 429 {
     return 429
+  }
+  /** The delay the service asked for, in milliseconds, when it named one. */
+  get retryAfterMs(): number | undefined {
+    return millisOf(this.retryAfter)
   }
   override get message(): string {
     const retryAfter = this.retryAfter === undefined ? undefined : formatDuration(this.retryAfter)
@@ -124,7 +150,8 @@ export class NotFound extends TaggedError<NotFound>()("NotFound", {
   requestId: Schema.optional(Schema.String),
   /** The request's method and full address, so a wrong `baseUrl` shows. */
   method: Schema.optional(Schema.String),
-  url: Schema.optional(Schema.String)
+  url: Schema.optional(Schema.String),
+  headers: answerHeaders
 }) {
   /** The answer's status: always 404. */
   get status(): 404 {
@@ -152,8 +179,13 @@ export class ApiError extends TaggedError<ApiError>()("ApiError", {
   body: Schema.String,
   requestId: Schema.optional(Schema.String),
   /** The delay the service asked for (`retry-after-ms`, `Retry-After`), when it named one. */
-  retryAfter: Schema.optional(Schema.DurationFromSelf)
+  retryAfter: Schema.optional(Schema.DurationFromSelf),
+  headers: answerHeaders
 }) {
+  /** The delay the service asked for, in milliseconds, when it named one. */
+  get retryAfterMs(): number | undefined {
+    return millisOf(this.retryAfter)
+  }
   override get message(): string {
     return Messages.apiErrorMessage(this)
   }
@@ -264,6 +296,10 @@ export class ToolCallError extends Schema.TaggedError<ToolCallError>()("ToolCall
 }) {
   override get message(): string {
     return Messages.toolCallMessage(this)
+  }
+  /** `console.error(error)` and `util.inspect(error)`: as Node prints an error (see `printedError`). */
+  [nodeInspect](): Error {
+    return printedError(this)
   }
 }
 

@@ -3,7 +3,10 @@
  * `reportInOneLine`, which makes a program's `runMain` print its failure as one line.
  *
  * None of them holds the API key, a request's headers, or a tool's credential headers: they carry only
- * what the service said (status, `detail`, request id) and what the caller needs to act.
+ * what the service said (status, `detail`, request id, the answer's headers, each scrubbed of the request's
+ * secrets) and what the caller needs to act. Outside Effect they read as plain values (`retryAfterMs`,
+ * `headers`) and print as Node errors: `console.error(error)` shows the class name and message, then the
+ * status, request id and `retryAfterMs`.
  *
  * @since 0.1.0
  */
@@ -13,6 +16,7 @@ import * as Exit from "effect/Exit"
 import * as Runtime from "effect/Runtime"
 import * as Schema from "effect/Schema"
 import * as Messages from "studio-effect-core/failure/errorMessages"
+import { nodeInspect, type PrintedError, printedError } from "studio-effect-core/failure/errorPrinting"
 import { failureLine } from "studio-effect-core/failure/failureLine"
 import { MaestroRun } from "./MaestroSchema.js"
 
@@ -41,9 +45,23 @@ const TaggedError = <Self>() =>
         Error.stackTraceLimit = limit
       }
     }
+    /** `console.error(error)` and `util.inspect(error)`: as Node prints an error (see `printedError`). */
+    [nodeInspect](): Error {
+      return printedError(this as unknown as PrintedError)
+    }
   }
   return WithoutFrames as unknown as Schema.Class<Self, Schema.TaggedStruct<Tag, Fields>, Cause.YieldableError>
 }
+
+/**
+ * The headers of the answer that an error stands for, as a plain object (names in lower case); absent when
+ * the error was not an answer of the service.
+ */
+const answerHeaders = Schema.optional(Schema.Record(Schema.String, Schema.String))
+
+/** The delay the service asked for, in milliseconds: what a `Duration` is outside Effect. */
+const millisOf = (duration: Duration.Duration | undefined): number | undefined =>
+  duration === undefined ? undefined : Duration.toMillis(duration)
 
 /**
  * One problem found in a request, with the path of the offending field.
@@ -68,7 +86,8 @@ export class ValidationError extends TaggedError<ValidationError>()("ValidationE
   source: Schema.Literals(["client", "service"]),
   issues: Schema.Array(ValidationIssue),
   status: Schema.optional(Schema.Number),
-  requestId: Schema.optional(Schema.String)
+  requestId: Schema.optional(Schema.String),
+  headers: answerHeaders
 }) {
   override get message(): string {
     return Messages.validationMessage(this)
@@ -84,7 +103,8 @@ export class ValidationError extends TaggedError<ValidationError>()("ValidationE
 export class AuthError extends TaggedError<AuthError>()("AuthError", {
   status: Schema.optional(Schema.Number),
   detail: Schema.String,
-  requestId: Schema.optional(Schema.String)
+  requestId: Schema.optional(Schema.String),
+  headers: answerHeaders
 }) {
   override get message(): string {
     return Messages.authMessage(this)
@@ -92,7 +112,8 @@ export class AuthError extends TaggedError<AuthError>()("AuthError", {
 }
 
 /**
- * The service answered 429. `retryAfter` is the delay it asked for, when it sent one.
+ * The service answered 429. `retryAfter` is the delay it asked for, when it sent one (`retryAfterMs` in
+ * milliseconds); `headers` are the answer's.
  *
  * @since 0.1.0
  * @category errors
@@ -100,11 +121,16 @@ export class AuthError extends TaggedError<AuthError>()("AuthError", {
 export class RateLimit extends TaggedError<RateLimit>()("RateLimit", {
   detail: Schema.String,
   retryAfter: Schema.optional(Schema.Duration),
-  requestId: Schema.optional(Schema.String)
+  requestId: Schema.optional(Schema.String),
+  headers: answerHeaders
 }) {
   /** The answer's status: always 429. */
   get status(): 429 {
     return 429
+  }
+  /** The delay the service asked for, in milliseconds, when it named one. */
+  get retryAfterMs(): number | undefined {
+    return millisOf(this.retryAfter)
   }
   override get message(): string {
     const retryAfter = this.retryAfter === undefined ? undefined : formatDuration(this.retryAfter)
@@ -123,7 +149,8 @@ export class NotFound extends TaggedError<NotFound>()("NotFound", {
   requestId: Schema.optional(Schema.String),
   /** The request's method and full address, so a wrong `baseUrl` shows. */
   method: Schema.optional(Schema.String),
-  url: Schema.optional(Schema.String)
+  url: Schema.optional(Schema.String),
+  headers: answerHeaders
 }) {
   /** The answer's status: always 404. */
   get status(): 404 {
@@ -151,8 +178,13 @@ export class ApiError extends TaggedError<ApiError>()("ApiError", {
   body: Schema.String,
   requestId: Schema.optional(Schema.String),
   /** The delay the service asked for (`retry-after-ms`, `Retry-After`), when it named one. */
-  retryAfter: Schema.optional(Schema.Duration)
+  retryAfter: Schema.optional(Schema.Duration),
+  headers: answerHeaders
 }) {
+  /** The delay the service asked for, in milliseconds, when it named one. */
+  get retryAfterMs(): number | undefined {
+    return millisOf(this.retryAfter)
+  }
   override get message(): string {
     return Messages.apiErrorMessage(this)
   }
@@ -263,6 +295,10 @@ export class ToolCallError extends Schema.TaggedError<ToolCallError>()("ToolCall
 }) {
   override get message(): string {
     return Messages.toolCallMessage(this)
+  }
+  /** `console.error(error)` and `util.inspect(error)`: as Node prints an error (see `printedError`). */
+  [nodeInspect](): Error {
+    return printedError(this)
   }
 }
 

@@ -1,8 +1,10 @@
 /**
  * The SDK for code that does not use Effect: `new Studio()` gives every operation as a function returning a
- * `Promise` (streams as an `AsyncIterable`), run by one `ManagedRuntime` that `close()` releases. A call
- * rejects with the same tagged error classes the Effect API fails with (`_tag`, `status`, `requestId`,
- * `instanceof`), and stops when its `AbortSignal` aborts, rejecting with the signal's reason.
+ * `Promise` (streams as an `AsyncIterable`, the tool loop as `chat.runTools` with plain async handlers), run by
+ * one `ManagedRuntime` that `close()` releases. A call rejects with the same tagged error classes the Effect
+ * API fails with (`_tag`, `status`, `requestId`, `instanceof`; outside Effect, `retryAfterMs` and `headers`
+ * give the delay asked for and the answer's headers as plain values), and stops when its `AbortSignal`
+ * aborts, rejecting with the signal's reason.
  *
  * @since 0.2.0
  */
@@ -30,7 +32,7 @@ import type {
   ModifyAssistantRequest
 } from "../AssistantSchema.js"
 import * as Chat from "../Chat.js"
-import type { ChatCompletion, ChatCompletionChunk, ChatRequest } from "../ChatSchema.js"
+import type { ChatCompletion, ChatCompletionChunk, ChatRequest, ToolCall } from "../ChatSchema.js"
 import * as Library from "../Library.js"
 import type {
   BatchStatus,
@@ -49,7 +51,44 @@ import type { ReferenceOptions } from "../reference/app.js"
 import * as StudioClient from "../StudioClient.js"
 
 export { ClientClosed } from "studio-effect-core/failure/ClientClosed"
+export type {
+  /**
+   * Options of `chat.runTools`: `maxRounds` (default 8, at most 100), `concurrency` (default 4, at most 64),
+   * `maxCallsPerRound` (default 16, at most 128).
+   */
+  RunToolsOptions,
+  /**
+   * What `chat.runTools` resolves with: the last completion, the whole conversation, the rounds, and whether
+   * it finished.
+   */
+  ToolLoopResult
+} from "../Chat.js"
 export * from "../StudioError.js"
+
+/**
+ * What a tool's handler is given besides the call's arguments: a signal that aborts when the loop stops
+ * (its own `signal`, `close()`, or another handler of the round failing), and the call as the model made it.
+ *
+ * @since 1.0.0
+ * @category tools
+ */
+export interface ToolCallContext {
+  readonly signal: AbortSignal
+  readonly call: ToolCall
+}
+
+/**
+ * The handler of each tool of `chat.runTools`, by function name: a plain (async) function from the call's
+ * parsed arguments (the JSON of `function.arguments`; empty arguments are `{}`) to the tool's answer. A
+ * string answer is sent as it is, any other value as its JSON; a handler that throws (or rejects) ends the
+ * loop with what it threw.
+ *
+ * @since 1.0.0
+ * @category tools
+ */
+export type ToolHandlers = {
+  readonly [name: string]: (args: unknown, context: ToolCallContext) => unknown
+}
 
 /**
  * Options of `new Studio()`: those of `StudioClient.layerConfig`, with the key and the base URL read from
@@ -119,7 +158,26 @@ export class Studio {
       this.iterate(Chat.stream(request), options),
     /** A streamed chat completion's text, as it arrives. */
     streamText: (request: ChatRequest, options?: CallOptions): AsyncIterable<string> =>
-      this.iterate(Chat.textDeltas(Chat.stream(request)), options)
+      this.iterate(Chat.textDeltas(Chat.stream(request)), options),
+    /**
+     * The tool loop of `Chat.runTools`, with the same rounds, bounds and outcomes: creates the completion,
+     * runs the handler of each tool call, sends the answers back, until an answer without tool calls or
+     * `maxRounds` completions. Rejects with `ToolCallError` for a call it cannot run (before any handler of
+     * that round runs), and with a handler's own error, unchanged, when one throws.
+     */
+    runTools: (
+      request: ChatRequest,
+      handlers: ToolHandlers,
+      options?: CallOptions & Chat.RunToolsOptions
+    ): Promise<Chat.ToolLoopResult> =>
+      this.run(
+        Chat.runTools(request, effectHandlers(handlers), {
+          maxRounds: options?.maxRounds,
+          concurrency: options?.concurrency,
+          maxCallsPerRound: options?.maxCallsPerRound
+        }),
+        options
+      )
   }
 
   readonly maestro = {
@@ -247,6 +305,19 @@ const clientLayer = (options: StudioOptions): Layer.Layer<StudioClient.StudioCli
   return Layer.provide(client, Layer.merge(httpClient ?? FetchHttpClient.layer, environment))
 }
 
+/** Each handler as the `Effect` `Chat.runTools` runs: its signal aborts when the loop's fiber is interrupted. */
+const effectHandlers = (handlers: ToolHandlers): Chat.ToolHandlers<unknown, never> =>
+  Object.fromEntries(
+    Object.entries(handlers).map(([name, handler]) => [
+      name,
+      (args: unknown, call: ToolCall) =>
+        Effect.tryPromise({
+          try: async (signal) => handler(args, { signal, call }),
+          catch: (thrown) => thrown
+        })
+    ])
+  )
+
 const withRequestOptions = <A, E, R>(effect: Effect.Effect<A, E, R>, options: CallOptions | undefined) =>
   options?.requestOptions === undefined ? effect : StudioClient.withRequestOptions(effect, options.requestOptions)
 
@@ -262,7 +333,8 @@ const aborted = (signal: AbortSignal): Effect.Effect<never, unknown> =>
 /** What a failed call rejects with: its typed error, the signal's reason when it was aborted, or the defect. */
 const rejection = (cause: Cause.Cause<unknown>, signal: AbortSignal): unknown => {
   const failure = Cause.failureOption(cause)
-  if (Option.isSome(failure)) return failure.value
+  // the error itself: Effect 3 hands an error that failed inside a span on wrapped in a proxy that records it
+  if (Option.isSome(failure)) return Cause.originalError(failure.value)
   if (signal.aborted && Cause.isInterrupted(cause)) return signal.reason
   return Cause.squash(cause)
 }

@@ -3,6 +3,7 @@
  * which error and what it carries; this module builds this line's class.
  */
 import * as Duration from "effect/Duration"
+import { answerHeaders } from "studio-effect-core/failure/answerHeaders"
 import { describeResponseError } from "studio-effect-core/wire/responseErrors"
 import {
   ApiError,
@@ -31,31 +32,33 @@ export const fromResponse = (input: {
   readonly now: number
 }): RequestError => {
   const described = describeResponseError(input)
+  const headers = answerHeaders(input.headers)
   switch (described._tag) {
     case "ValidationError": {
       const { _tag, issues, ...rest } = described
       const classed = issues.map((issue) => new ValidationIssue(issue))
-      return new ValidationError({ operation: input.operation, source: "service", issues: classed, ...rest })
+      return new ValidationError({ operation: input.operation, source: "service", issues: classed, ...rest, headers })
     }
     case "AuthError": {
       const { _tag, ...rest } = described
-      return new AuthError(rest)
+      return new AuthError({ ...rest, headers })
     }
     case "NotFound": {
       const { _tag, ...rest } = described
-      return new NotFound(rest)
+      return new NotFound({ ...rest, headers })
     }
     case "RateLimit": {
       const { detail, requestId, retryAfterMillis } = described
       return new RateLimit({
         detail,
         ...retryAfterOf(retryAfterMillis),
-        ...(requestId === undefined ? {} : { requestId })
+        ...(requestId === undefined ? {} : { requestId }),
+        headers
       })
     }
     case "ApiError": {
       const { _tag, retryAfterMillis, ...rest } = described
-      return new ApiError({ ...rest, ...retryAfterOf(retryAfterMillis) })
+      return new ApiError({ ...rest, ...retryAfterOf(retryAfterMillis), headers })
     }
   }
 }
