@@ -256,11 +256,11 @@ export interface KeySources {
  */
 export const keyValue = (sources: KeySources): string =>
   sources.flags > 0
-    ? "'<a key given with --api-key>'"
+    ? "'<a-key-given-with--api-key>'"
     : sources.variable > 0
-    ? `'<a key of ${apiKeysVariable}>'`
+    ? `'<a-key-of-${apiKeysVariable}>'`
     : sources.file > 0
-    ? "'<a key of the --api-key-file>'"
+    ? "'<a-key-of-the--api-key-file>'"
     : "any-key"
 
 /**

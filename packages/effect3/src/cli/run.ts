@@ -47,9 +47,11 @@ const system = Options.text("system").pipe(
   Options.optional,
   Options.withDescription(runDescriptions.system)
 )
+/** Its choices are too many for the usage line, which lists a pseudo-name's whole: the description lists them. */
 const language = choice("language", responseLanguages).pipe(
+  Options.withPseudoName("language"),
   Options.optional,
-  Options.withDescription(runDescriptions.language)
+  Options.withDescription(`${runDescriptions.language} (choices: ${responseLanguages.join(", ")})`)
 )
 const webSearch = Options.boolean("web-search").pipe(Options.withDescription(runDescriptions.webSearch))
 const webSearchUrls = Options.text("web-search-url").pipe(
