@@ -180,7 +180,8 @@ const withPlace = (list: ApiKeyList, where: string): ApiKeyList =>
 export const keysOfVariable = (value: string): ApiKeyList => withPlace(keysOfList(value), apiKeysVariable)
 
 /**
- * What `readKeyFile` reads a key file with: a file opened for reading (as `node:fs/promises` opens one).
+ * What `readKeyFile` (and `chat`'s `readDocument`) read a file with: a file opened for reading (as
+ * `node:fs/promises` opens one).
  *
  * @since 0.1.0
  * @category models
