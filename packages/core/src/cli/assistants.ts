@@ -4,6 +4,7 @@
  *
  * @since 0.1.0
  */
+import type { Example } from "./help.js"
 
 /**
  * The descriptions of the `assistants` command, its subcommands, and their options and arguments.
@@ -30,6 +31,37 @@ export const assistantsDescriptions = {
   newName: "Its new name",
   message: "The user's message"
 } as const
+
+/**
+ * The examples of each `assistants` subcommand's help, and of `assistants`' own.
+ *
+ * @since 0.2.0
+ * @category constants
+ */
+export const assistantsExamples = {
+  command: [
+    { command: "studio-effect assistants create \"Tea guide\" -s \"Answer briefly\"", description: "Create one" },
+    { command: "studio-effect assistants run asst_123 \"Which tea for the evening?\"", description: "Run it" }
+  ],
+  list: [{ command: "studio-effect assistants list --json", description: "Every assistant as JSON" }],
+  create: [
+    {
+      command: "studio-effect assistants create \"Tea guide\" -s \"Answer briefly\" -r \"short=At most 40 words\"",
+      description: "With a system prompt and a requirement"
+    }
+  ],
+  get: [{ command: "studio-effect assistants get asst_123", description: "An assistant as JSON" }],
+  update: [
+    { command: "studio-effect assistants update asst_123 --name \"Tea expert\" -b high", description: "Rename it" }
+  ],
+  run: [
+    {
+      command: "studio-effect assistants run asst_123 \"Which tea for the evening?\"",
+      description: "Run it on a message"
+    }
+  ],
+  delete: [{ command: "studio-effect assistants delete asst_123", description: "Delete it" }]
+} as const satisfies Record<string, ReadonlyArray<Example>>
 
 /**
  * An assistant as `assistants list` prints it: its id, then its name.

@@ -15,13 +15,18 @@ export const referenceDescription = "Use the reference service embedded in memor
   "one for each command) instead of the Studio service at STUDIO_BASE_URL with STUDIO_API_KEY"
 
 /**
- * What the command says when STUDIO_API_KEY is not set (or blank) and `--reference` is not given.
+ * What the command says when STUDIO_API_KEY is not set (or blank): how to set it, and `--reference` only to a
+ * command that takes it (`run get`, `run watch` and `assistants update` read a service that keeps runs and
+ * assistants, which the fresh embedded one of `--reference` is not).
  *
  * @since 0.1.0
  * @category formatting
  */
-export const missingKeyMessage = "STUDIO_API_KEY is not set: export your Studio API key (and STUDIO_BASE_URL for " +
-  "another address), or add --reference to use the embedded reference service"
+export const missingKeyMessage = (takesReference: boolean): string =>
+  "STUDIO_API_KEY is not set: export your Studio API key (and STUDIO_BASE_URL for another address)" +
+  (takesReference
+    ? ", or add --reference to use the embedded reference service"
+    : ", or run `studio-effect serve` and export the two lines it prints")
 
 /**
  * What the command says for a `NotFound` with `--reference`: the embedded service is new for each command, so

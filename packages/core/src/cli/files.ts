@@ -4,6 +4,7 @@
  *
  * @since 0.1.0
  */
+import type { Example } from "./help.js"
 
 /**
  * The descriptions of the `files` command, its subcommands, and their options and arguments.
@@ -31,6 +32,27 @@ export const filesDescriptions = {
   query: "What to look for",
   maxSegments: "The most segments returned (1-100)"
 } as const
+
+/**
+ * The examples of each `files` subcommand's help, and of `files`' own.
+ *
+ * @since 0.2.0
+ * @category constants
+ */
+export const filesExamples = {
+  command: [
+    { command: "studio-effect files upload notes.md -l tea", description: "Upload a file with a label" },
+    { command: "studio-effect files search \"green tea\"", description: "Search the library" }
+  ],
+  upload: [
+    { command: "studio-effect files upload notes.md -l tea --path guides/tea", description: "With a label and a path" }
+  ],
+  list: [{ command: "studio-effect files list --label tea", description: "The files labelled tea" }],
+  get: [{ command: "studio-effect files get file_123", description: "A file's metadata as JSON" }],
+  update: [{ command: "studio-effect files update file_123 -l tea -l green", description: "Replace its labels" }],
+  delete: [{ command: "studio-effect files delete file_123", description: "Delete a file" }],
+  search: [{ command: "studio-effect files search \"green tea\" --max-segments 5", description: "The 5 best segments" }]
+} as const satisfies Record<string, ReadonlyArray<Example>>
 
 /**
  * Why a local file could not be read for its upload.

@@ -4,7 +4,7 @@
  *
  * @since 0.1.0
  */
-import { clip } from "../text/codePoints.js"
+import { clip, length } from "../text/codePoints.js"
 import { visibleControls } from "../text/visibleControls.js"
 
 const seconds = (millis: number): string => `${(millis / 1000).toFixed(1)}s`
@@ -12,13 +12,33 @@ const seconds = (millis: number): string => `${(millis / 1000).toFixed(1)}s`
 /**
  * The progress line of run `id`: its status, the time since it was followed, and how many times it was polled.
  * The id and the status are the service's words, cut short (64 and 40 code points) so that the line, redrawn
- * on every poll, stays one line of a terminal whatever a server sends.
+ * on every poll, stays one line of a terminal whatever a server sends. Given the terminal's `columns`, the
+ * line fits in one column fewer (a line filling the last column wraps on some terminals, and a wrapped line is
+ * not erased by the next redraw): the id is cut shorter first, then the status, then the line itself.
  *
  * @since 0.1.0
  * @category formatting
  */
-export const progressLine = (id: string, status: string, elapsedMillis: number, polls: number): string =>
-  `run ${clip(id, 64)}: ${clip(status, 40)}, ${seconds(elapsedMillis)}, ${polls} ${polls === 1 ? "poll" : "polls"}`
+export const progressLine = (
+  id: string,
+  status: string,
+  elapsedMillis: number,
+  polls: number,
+  columns?: number | undefined
+): string => {
+  const tail = `${seconds(elapsedMillis)}, ${polls} ${polls === 1 ? "poll" : "polls"}`
+  const line = (id: string, status: string) => `run ${id}: ${status}, ${tail}`
+  const full = line(clip(id, 64), clip(status, 40))
+  if (columns === undefined || columns <= 0) return full
+  const room = columns - 1
+  const over = (text: string) => length(text) - room
+  if (over(full) <= 0) return full
+  const shortId = clip(id, Math.max(8, length(clip(id, 64)) - over(full)))
+  const withShortId = line(shortId, clip(status, 40))
+  if (over(withShortId) <= 0) return withShortId
+  const shortStatus = clip(status, Math.max(8, length(clip(status, 40)) - over(withShortId)))
+  return clip(line(shortId, shortStatus), Math.max(1, room))
+}
 
 /**
  * What redraws a progress line in place on a terminal: back to the line's start, the line erased, then the

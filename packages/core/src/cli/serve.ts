@@ -5,6 +5,7 @@
  * @since 0.1.0
  */
 import { type ApiKeyList, apiKeysVariable, keysOfFile, keysOfList, maxApiKeyFileBytes } from "../reference/apiKeys.js"
+import type { Example } from "./help.js"
 
 /**
  * The descriptions of the options that are not whole-number bounds, and of the command.
@@ -14,14 +15,28 @@ import { type ApiKeyList, apiKeysVariable, keysOfFile, keysOfList, maxApiKeyFile
  */
 export const serveDescriptions = {
   command: "Serve the reference service over HTTP until interrupted (Ctrl-C)",
-  port: "The port to listen on (0 picks a free one)",
-  host: "The interface to bind",
+  port: "The port to listen on, 0 picks a free one (default: 8080)",
+  host: "The interface to bind (default: 127.0.0.1)",
   apiKey: `Accept this key; repeat for several. Prefer ${apiKeysVariable} or --api-key-file: ` +
     "a key on the command line shows in the process list",
   apiKeyFile: "Accept the keys of this file, one per line (blank lines and # comments skipped)",
   rateLimit: "At most n requests per key in each window of s seconds, as n or n/s (s defaults to 60)",
   log: "Log one line per request answered: its method, address and status"
 } as const
+
+/**
+ * The examples of `serve`'s help.
+ *
+ * @since 0.2.0
+ * @category constants
+ */
+export const serveExamples: ReadonlyArray<Example> = [
+  { command: "studio-effect serve", description: "On 127.0.0.1:8080, any key accepted" },
+  {
+    command: "STUDIO_SERVE_API_KEYS=key-1,key-2 studio-effect serve -p 0",
+    description: "On a free port, accepting two keys"
+  }
+]
 
 /**
  * An option taking a whole number of at least `minimum`.
@@ -165,7 +180,8 @@ const withPlace = (list: ApiKeyList, where: string): ApiKeyList =>
 export const keysOfVariable = (value: string): ApiKeyList => withPlace(keysOfList(value), apiKeysVariable)
 
 /**
- * What `readKeyFile` reads a key file with: a file opened for reading (as `node:fs/promises` opens one).
+ * What `readKeyFile` (and `chat`'s `readDocument`) read a file with: a file opened for reading (as
+ * `node:fs/promises` opens one).
  *
  * @since 0.1.0
  * @category models
@@ -217,15 +233,57 @@ export const acceptedKeys = (...sources: ReadonlyArray<ReadonlyArray<string>>): 
 }
 
 /**
- * The lines printed once the service listens at `url`.
+ * Where the keys `serve` accepts come from, each counted: `--api-key` flags, the environment variable, and the
+ * key file.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface KeySources {
+  readonly flags: number
+  readonly variable: number
+  readonly file: number
+}
+
+/**
+ * The value the start-up lines give STUDIO_API_KEY. No key `serve` accepts is ever printed, wherever it came
+ * from (a key given with `--api-key` too: the command's output is often kept in logs, which the process list
+ * is not, and whoever typed it has it): a shell word that names where to take one, quoted so that a line
+ * pasted as it is sets a key that is refused (401) rather than running anything. With no accepted keys, any
+ * bearer token is accepted: any word will do.
+ *
+ * @since 0.2.0
+ * @category formatting
+ */
+export const keyValue = (sources: KeySources): string =>
+  sources.flags > 0
+    ? "'<a-key-given-with--api-key>'"
+    : sources.variable > 0
+    ? `'<a-key-of-${apiKeysVariable}>'`
+    : sources.file > 0
+    ? "'<a-key-of-the--api-key-file>'"
+    : "any-key"
+
+/**
+ * The lines printed once the service listens at `url`: the address, the keys accepted (how many, never the
+ * keys), and the lines that point the command and the SDK at it (both read STUDIO_BASE_URL and
+ * STUDIO_API_KEY), with a first command to try. `apiKeys` are the keys accepted (`undefined`: any).
  *
  * @since 0.1.0
  * @category formatting
  */
-export const listeningLines = (url: string, apiKeys: ReadonlyArray<string> | undefined): ReadonlyArray<string> => [
+export const listeningLines = (
+  url: string,
+  apiKeys: ReadonlyArray<string> | undefined,
+  sources: KeySources
+): ReadonlyArray<string> => [
   `Studio reference service listening on ${url}`,
   `Base URL for clients: ${url} (the ai21 SDK: ${url}/studio/v1)`,
-  apiKeys === undefined ? "Any bearer token is accepted." : `Accepted keys: ${apiKeys.length}`
+  apiKeys === undefined ? "Any bearer token is accepted." : `Accepted keys: ${apiKeys.length}`,
+  "Point the command and the SDK (StudioClient.layerConfig) at it, in another shell:",
+  `  export STUDIO_BASE_URL=${url}`,
+  `  export STUDIO_API_KEY=${keyValue(sources)}`,
+  "  studio-effect chat \"Hello\""
 ]
 
 /**

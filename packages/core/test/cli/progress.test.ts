@@ -2,8 +2,10 @@
  * A followed run as the command shows it: the progress line, and the report of a terminal run (its result,
  * then a table of requirement scores aligned in columns, then the overall score).
  */
+import * as fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { progressLine, redrawn, runReport, stoppedMessage } from "../../src/cli/progress.js"
+import { length } from "../../src/text/codePoints.js"
 
 const same = (text: string) => text
 
@@ -74,5 +76,34 @@ describe("runReport", () => {
     expect(lines[0]).toBe("R")
     expect(lines[3]).toBe("N             0.25  WHY")
     expect(lines.at(-1)).toBe("score -")
+  })
+})
+
+describe("progressLine at a terminal's width", () => {
+  it("is the whole line when it fits, or when the width is unknown", () => {
+    expect(progressLine("run-1", "in_progress", 1234, 1, 120)).toBe("run run-1: in_progress, 1.2s, 1 poll")
+    expect(progressLine("r".repeat(64), "in_progress", 0, 0, undefined)).toBe(
+      progressLine("r".repeat(64), "in_progress", 0, 0)
+    )
+    expect(progressLine("r".repeat(64), "in_progress", 0, 0, 0)).toBe(progressLine("r".repeat(64), "in_progress", 0, 0))
+  })
+
+  it("fits in one column fewer than the terminal's, cutting the id first", () => {
+    fc.assert(
+      fc.property(
+        fc.string({ maxLength: 200, unit: "grapheme" }),
+        fc.string({ maxLength: 80 }),
+        fc.nat(10_000_000),
+        fc.nat(100_000),
+        fc.integer({ min: 1, max: 300 }),
+        (id, status, elapsed, polls, columns) => {
+          const line = progressLine(id, status, elapsed, polls, columns)
+          expect(length(line)).toBeLessThanOrEqual(Math.max(1, columns - 1))
+        }
+      )
+    )
+    const line = progressLine(`run_${"a".repeat(60)}`, "in_progress", 1500, 2, 60)
+    expect(length(line)).toBe(59)
+    expect(line).toMatch(/^run run_a+…: in_progress, 1\.5s, 2 polls$/)
   })
 })

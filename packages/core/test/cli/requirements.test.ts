@@ -47,18 +47,37 @@ describe("mandatory requirements", () => {
   })
 })
 
+const none = { include: [], webSearch: false, webSearchUrls: [], fileSearch: false, fileLabels: [] }
+
 describe("runRequest", () => {
   it("asks for the requirement scores whenever there are requirements", () => {
-    expect(runRequest("do", [{ name: "a" }], undefined, [])).toEqual({
+    expect(runRequest("do", [{ name: "a" }], none)).toEqual({
       input: "do",
       requirements: [{ name: "a" }],
       include: ["requirements_result"]
     })
-    expect(runRequest("do", [], "high", ["data_sources", "data_sources"])).toEqual({
+    expect(runRequest("do", [], { ...none, budget: "high", include: ["data_sources", "data_sources"] })).toEqual({
       input: "do",
       budget: "high",
       include: ["data_sources"]
     })
-    expect(runRequest("do", [], undefined, [])).toEqual({ input: "do" })
+    expect(runRequest("do", [], none)).toEqual({ input: "do" })
+  })
+
+  it("maps the model, system prompt, language and search tools to the request's fields", () => {
+    expect(
+      runRequest("do", [], { ...none, model: "m1", system: "Be brief", language: "french", webSearch: true })
+    ).toEqual({
+      input: "do",
+      models: ["m1"],
+      system_prompt: "Be brief",
+      response_language: "french",
+      tools: [{ type: "web_search" }]
+    })
+    expect(runRequest("do", [], { ...none, webSearchUrls: ["a.com"], fileLabels: ["tea"] }).tools).toEqual([
+      { type: "web_search", urls: ["a.com"] },
+      { type: "file_search", labels: ["tea"] }
+    ])
+    expect(runRequest("do", [], { ...none, fileSearch: true }).tools).toEqual([{ type: "file_search" }])
   })
 })

@@ -2,6 +2,7 @@
  * What `studio-effect serve` reads and says: its bounds, its `--rate-limit` values, the keys of its key file
  * and environment variable, and why it could not start.
  */
+import * as fc from "fast-check"
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import * as fs from "node:fs/promises"
 import { tmpdir } from "node:os"
@@ -93,12 +94,36 @@ describe("accepted keys", () => {
   it("keeps each key once, and none as any bearer token", () => {
     expect(acceptedKeys(["a"], ["b", "a"], [])).toEqual(["a", "b"])
     expect(acceptedKeys([], [], [])).toBeUndefined()
-    expect(listeningLines("http://h:1", undefined).at(-1)).toBe("Any bearer token is accepted.")
-    expect(listeningLines("http://h:1", ["a", "b"])).toEqual([
+  })
+})
+
+describe("listeningLines", () => {
+  const none = { flags: 0, variable: 0, file: 0 }
+  it("says where it listens, how many keys it takes, and the lines that point clients at it", () => {
+    expect(listeningLines("http://h:1", undefined, none)).toEqual([
       "Studio reference service listening on http://h:1",
       "Base URL for clients: http://h:1 (the ai21 SDK: http://h:1/studio/v1)",
-      "Accepted keys: 2"
+      "Any bearer token is accepted.",
+      "Point the command and the SDK (StudioClient.layerConfig) at it, in another shell:",
+      "  export STUDIO_BASE_URL=http://h:1",
+      "  export STUDIO_API_KEY=any-key",
+      "  studio-effect chat \"Hello\""
     ])
+    expect(listeningLines("http://h:1", ["a", "b"], { ...none, variable: 2 })).toContain("Accepted keys: 2")
+  })
+
+  it("never prints an accepted key: it names where to take one", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.stringMatching(/^sk-[a-z0-9]{12,40}$/), { minLength: 1, maxLength: 4 }),
+        fc.constantFrom("flags", "variable", "file"),
+        (keys, source) => {
+          const lines = listeningLines("http://h:1", keys, { ...none, [source]: keys.length }).join("\n")
+          for (const key of keys) expect(lines).not.toContain(key)
+          expect(lines).toMatch(/export STUDIO_API_KEY='<a-key-(given-with--api-key|of-\S+|of-the--api-key-file)>'/)
+        }
+      )
+    )
   })
 })
 

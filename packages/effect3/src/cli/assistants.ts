@@ -6,9 +6,15 @@ import * as Command from "@effect/cli/Command"
 import * as Options from "@effect/cli/Options"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import { assistantLine, assistantRunRequest, assistantsDescriptions } from "studio-effect-core/cli/assistants"
+import {
+  assistantLine,
+  assistantRunRequest,
+  assistantsDescriptions,
+  assistantsExamples
+} from "studio-effect-core/cli/assistants"
 import * as Assistants from "../Assistants.js"
 import * as Client from "./client.js"
+import { described } from "./help.js"
 import { printJson, printShown } from "./output.js"
 import { follow, printRun } from "./progress.js"
 import { requirements } from "./requirements.js"
@@ -37,7 +43,11 @@ const description = Options.text("description").pipe(
   Options.optional,
   Options.withDescription(assistantsDescriptions.description)
 )
-const system = Options.text("system").pipe(Options.optional, Options.withDescription(assistantsDescriptions.system))
+const system = Options.text("system").pipe(
+  Options.withAlias("s"),
+  Options.optional,
+  Options.withDescription(assistantsDescriptions.system)
+)
 
 const list = Command.make("list", { json, reference: Client.reference }, (options) =>
   Assistants.list().pipe(
@@ -49,7 +59,7 @@ const list = Command.make("list", { json, reference: Client.reference }, (option
         })
     ),
     Client.provide(options.reference)
-  )).pipe(Command.withDescription(assistantsDescriptions.list))
+  )).pipe(Command.withDescription(described(assistantsDescriptions.list, assistantsExamples.list)))
 
 const create = Command.make(
   "create",
@@ -70,7 +80,7 @@ const create = Command.make(
       Effect.flatMap((assistant) => options.json ? printJson(assistant) : printShown(assistant.id)),
       Client.provide(options.reference)
     )
-).pipe(Command.withDescription(assistantsDescriptions.create))
+).pipe(Command.withDescription(described(assistantsDescriptions.create, assistantsExamples.create)))
 
 const get = Command.make(
   "get",
@@ -80,7 +90,7 @@ const get = Command.make(
       Effect.flatMap(printJson),
       Client.provide(options.reference)
     )
-).pipe(Command.withDescription(assistantsDescriptions.get))
+).pipe(Command.withDescription(described(assistantsDescriptions.get, assistantsExamples.get)))
 
 const update = Command.make(
   "update",
@@ -99,10 +109,10 @@ const update = Command.make(
       ...assistantFields(options, options.requirements)
     }).pipe(
       Effect.flatMap((assistant) => options.json ? printJson(assistant) : printShown(assistant.id)),
-      Client.provide(false)
+      Client.provideService
     )
 ).pipe(
-  Command.withDescription(assistantsDescriptions.update)
+  Command.withDescription(described(assistantsDescriptions.update, assistantsExamples.update))
 )
 
 const run = Command.make(
@@ -120,7 +130,7 @@ const run = Command.make(
       Client.provide(options.reference)
     )
 ).pipe(
-  Command.withDescription(assistantsDescriptions.run)
+  Command.withDescription(described(assistantsDescriptions.run, assistantsExamples.run))
 )
 
 const del = Command.make(
@@ -131,7 +141,7 @@ const del = Command.make(
       Effect.flatMap((deleted) => printShown(`deleted ${deleted.id}`)),
       Client.provide(options.reference)
     )
-).pipe(Command.withDescription(assistantsDescriptions.delete))
+).pipe(Command.withDescription(described(assistantsDescriptions.delete, assistantsExamples.delete)))
 
 /**
  * The `assistants` command and its subcommands.
@@ -140,6 +150,6 @@ const del = Command.make(
  * @category commands
  */
 export const command = Command.make("assistants").pipe(
-  Command.withDescription(assistantsDescriptions.command),
+  Command.withDescription(described(assistantsDescriptions.command, assistantsExamples.command)),
   Command.withSubcommands([list, create, get, update, run, del])
 )

@@ -7,54 +7,91 @@ import * as Options from "@effect/cli/Options"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
+import * as fs from "node:fs/promises"
 import { concatBytes } from "studio-effect-core/bytes/concatBytes"
-import { chatDescriptions, defaultChatModel, maxStdinBytes, promptRefusals } from "studio-effect-core/cli/chat"
+import * as ChatWords from "studio-effect-core/cli/chat"
+import { exitCodes } from "studio-effect-core/cli/exitCodes"
 import * as Chat from "../Chat.js"
 import type { ChatRequest } from "../ChatSchema.js"
 import * as Client from "./client.js"
 import { CliFailure } from "./failure.js"
+import { described } from "./help.js"
 import { integer, number } from "./options.js"
 import { printJson, shownOnStdout, write } from "./output.js"
 
 const readStdin: Effect.Effect<string, CliFailure> = Effect.gen(function*() {
   if (process.stdin.isTTY) {
-    return yield* new CliFailure({ message: promptRefusals.none })
+    return yield* new CliFailure({ message: ChatWords.promptRefusals.none, exitCode: exitCodes.usage })
   }
   const bytes = yield* Stream.fromAsyncIterable(
     process.stdin as AsyncIterable<Uint8Array>,
-    (error) => new CliFailure({ message: promptRefusals.unreadable(String(error)) })
+    (error) => new CliFailure({ message: ChatWords.promptRefusals.unreadable(String(error)) })
   ).pipe(
-    Stream.runFoldEffect(new Uint8Array(0) as Uint8Array, (read, chunk) =>
-      read.length + chunk.length > maxStdinBytes
-        ? Effect.fail(new CliFailure({ message: promptRefusals.tooLarge }))
-        : Effect.succeed(concatBytes([read, chunk], read.length + chunk.length)))
+    Stream.runFoldEffect(
+      new Uint8Array(0) as Uint8Array,
+      (read, chunk) =>
+        read.length + chunk.length > ChatWords.maxStdinBytes
+          ? Effect.fail(new CliFailure({ message: ChatWords.promptRefusals.tooLarge }))
+          : Effect.succeed(concatBytes([read, chunk], read.length + chunk.length))
+    )
   )
   return new TextDecoder().decode(bytes)
 })
 
 const prompt = Args.text({ name: "prompt" }).pipe(
-  Args.withDescription(chatDescriptions.prompt),
+  Args.withDescription(ChatWords.chatDescriptions.prompt),
   Args.optional
 )
 const model = Options.text("model").pipe(
-  Options.withDefault(defaultChatModel),
-  Options.withDescription(chatDescriptions.model)
+  Options.withAlias("m"),
+  Options.withDefault(ChatWords.defaultChatModel),
+  Options.withDescription(ChatWords.chatDescriptions.model)
 )
 const system = Options.text("system").pipe(
+  Options.withAlias("s"),
   Options.optional,
-  Options.withDescription(chatDescriptions.system)
+  Options.withDescription(ChatWords.chatDescriptions.system)
 )
 const temperature = number("temperature").pipe(
+  Options.withAlias("t"),
   Options.optional,
-  Options.withDescription(chatDescriptions.temperature)
+  Options.withDescription(ChatWords.chatDescriptions.temperature)
+)
+const topP = number("top-p").pipe(
+  Options.optional,
+  Options.withDescription(ChatWords.chatDescriptions.topP)
+)
+const stop = Options.text("stop").pipe(
+  Options.repeated,
+  Options.withDefault<ReadonlyArray<string>>([]),
+  Options.withDescription(ChatWords.chatDescriptions.stop)
 )
 const maxTokens = integer("max-tokens").pipe(
   Options.optional,
-  Options.withDescription(chatDescriptions.maxTokens)
+  Options.withDescription(ChatWords.chatDescriptions.maxTokens)
+)
+const documents = Options.text("document").pipe(
+  Options.withAlias("d"),
+  Options.repeated,
+  Options.withDefault<ReadonlyArray<string>>([]),
+  Options.withDescription(ChatWords.chatDescriptions.document)
+)
+const jsonMode = Options.boolean("json-mode").pipe(
+  Options.withDescription(ChatWords.chatDescriptions.jsonMode)
 )
 const json = Options.boolean("json").pipe(
-  Options.withDescription(chatDescriptions.json)
+  Options.withDescription(ChatWords.chatDescriptions.json)
 )
+
+/** A `--document` file as a document of the request. */
+const readDocument = (file: string) =>
+  Effect.flatMap(
+    Effect.promise(() => ChatWords.readDocument(file, (path) => fs.open(path, "r"))),
+    (read) =>
+      read._tag === "Invalid"
+        ? Effect.fail(new CliFailure({ message: read.message }))
+        : Effect.succeed({ id: read.id, content: read.content })
+  )
 
 /**
  * The `chat` command.
@@ -64,23 +101,36 @@ const json = Options.boolean("json").pipe(
  */
 export const command = Command.make(
   "chat",
-  { prompt, model, system, temperature, maxTokens, json, reference: Client.reference },
+  {
+    prompt,
+    model,
+    system,
+    temperature,
+    topP,
+    stop,
+    maxTokens,
+    documents,
+    jsonMode,
+    json,
+    reference: Client.reference
+  },
   (options) =>
     Effect.gen(function*() {
       const text = Option.isSome(options.prompt) ? options.prompt.value : yield* readStdin
-      if (text.trim() === "") return yield* new CliFailure({ message: promptRefusals.empty })
-      const request: ChatRequest = {
-        model: options.model,
-        messages: [
-          ...Option.match(options.system, {
-            onNone: () => [],
-            onSome: (content) => [{ role: "system" as const, content }]
-          }),
-          { role: "user", content: text }
-        ],
-        ...Option.match(options.temperature, { onNone: () => ({}), onSome: (temperature) => ({ temperature }) }),
-        ...Option.match(options.maxTokens, { onNone: () => ({}), onSome: (max_tokens) => ({ max_tokens }) })
+      if (text.trim() === "") {
+        return yield* new CliFailure({ message: ChatWords.promptRefusals.empty, exitCode: exitCodes.usage })
       }
+      const request: ChatRequest = ChatWords.chatRequest({
+        model: options.model,
+        prompt: text,
+        system: Option.getOrUndefined(options.system),
+        temperature: Option.getOrUndefined(options.temperature),
+        topP: Option.getOrUndefined(options.topP),
+        maxTokens: Option.getOrUndefined(options.maxTokens),
+        stop: options.stop,
+        documents: yield* Effect.forEach(options.documents, readDocument),
+        jsonMode: options.jsonMode
+      })
       if (options.json) {
         const completion = yield* Chat.create(request)
         return yield* printJson(completion)
@@ -89,4 +139,4 @@ export const command = Command.make(
       yield* Chat.stream(request).pipe(Chat.textDeltas, Stream.runForEach((text) => write(shown(text))))
       yield* write("\n")
     }).pipe(Client.provide(options.reference))
-).pipe(Command.withDescription(chatDescriptions.command))
+).pipe(Command.withDescription(described(ChatWords.chatDescriptions.command, ChatWords.chatExamples)))

@@ -14,6 +14,7 @@ import {
   referenceDescription,
   unknownInFreshMessage
 } from "studio-effect-core/cli/client"
+import { exitCodes } from "studio-effect-core/cli/exitCodes"
 import * as Reference from "../reference/index.js"
 import * as StudioClient from "../StudioClient.js"
 import { CliFailure, describe } from "./failure.js"
@@ -29,27 +30,40 @@ export const reference = Options.boolean("reference").pipe(
 )
 
 /**
- * The client: in memory with `--reference`, otherwise from STUDIO_API_KEY and STUDIO_BASE_URL over `fetch`.
- * A missing key says how to set one.
+ * The client of the Studio service, from STUDIO_API_KEY and STUDIO_BASE_URL over `fetch`. A missing key says
+ * how to set one (and `--reference` only to a command that takes it).
+ */
+const serviceLayer = (takesReference: boolean): Layer.Layer<StudioClient.StudioClient, CliFailure> =>
+  Layer.unwrapEffect(
+    Effect.gen(function*() {
+      const key = yield* Config.option(Config.nonEmptyString("STUDIO_API_KEY")).pipe(Effect.orDie)
+      if (Option.isNone(key)) {
+        return yield* new CliFailure({ message: missingKeyMessage(takesReference), exitCode: exitCodes.auth })
+      }
+      return StudioClient.layerConfig().pipe(
+        Layer.provide(FetchHttpClient.layer),
+        Layer.mapError((error) => new CliFailure({ message: describe(error) }))
+      )
+    })
+  )
+
+/**
+ * The client: in memory with `--reference`, otherwise the Studio service's (STUDIO_API_KEY, STUDIO_BASE_URL).
  *
  * @since 0.1.0
  * @category layers
  */
 export const layer = (useReference: boolean): Layer.Layer<StudioClient.StudioClient, CliFailure> =>
-  useReference
-    ? Reference.layerClient()
-    : Layer.unwrapEffect(
-      Effect.gen(function*() {
-        const key = yield* Config.option(Config.nonEmptyString("STUDIO_API_KEY")).pipe(Effect.orDie)
-        if (Option.isNone(key)) {
-          return yield* new CliFailure({ message: missingKeyMessage })
-        }
-        return StudioClient.layerConfig().pipe(
-          Layer.provide(FetchHttpClient.layer),
-          Layer.mapError((error) => new CliFailure({ message: describe(error) }))
-        )
-      })
-    )
+  useReference ? Reference.layerClient() : serviceLayer(true)
+
+/**
+ * Provides the Studio service's client to the effect of a command that takes no `--reference` (it reads runs
+ * or assistants that a fresh embedded service would not have).
+ *
+ * @since 0.2.0
+ * @category layers
+ */
+export const provideService = <A, E, R>(self: Effect.Effect<A, E, R>) => Effect.provide(self, serviceLayer(false))
 
 /**
  * Provides the client to a command's effect. With `--reference`, an unknown id is explained: the embedded

@@ -11,15 +11,23 @@ import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
 import { createReadStream } from "node:fs"
 import { basename } from "node:path"
-import { cannotReadMessage, fileLine, filesDescriptions, searchHitLine } from "studio-effect-core/cli/files"
+import {
+  cannotReadMessage,
+  fileLine,
+  filesDescriptions,
+  filesExamples,
+  searchHitLine
+} from "studio-effect-core/cli/files"
 import { fileStatuses } from "studio-effect-core/wire/library"
 import * as Library from "../Library.js"
 import * as Client from "./client.js"
 import { CliFailure } from "./failure.js"
+import { described } from "./help.js"
 import { printJson, printShown } from "./output.js"
 
 const json = Options.boolean("json").pipe(Options.withDescription(filesDescriptions.json))
 const labels = Options.text("label").pipe(
+  Options.withAlias("l"),
   Options.repeated,
   Options.withDescription(filesDescriptions.label)
 )
@@ -66,7 +74,7 @@ const upload = Command.make(
       Effect.flatMap((uploaded) => options.json ? printJson(uploaded) : printShown(uploaded.fileId)),
       Effect.provide(Client.layer(options.reference))
     )
-).pipe(Command.withDescription(filesDescriptions.upload))
+).pipe(Command.withDescription(described(filesDescriptions.upload, filesExamples.upload)))
 
 const list = Command.make(
   "list",
@@ -101,14 +109,14 @@ const list = Command.make(
       ),
       Effect.provide(Client.layer(options.reference))
     )
-).pipe(Command.withDescription(filesDescriptions.list))
+).pipe(Command.withDescription(described(filesDescriptions.list, filesExamples.list)))
 
 const get = Command.make(
   "get",
   { fileId, reference: Client.reference },
   (options) =>
     Library.retrieve(options.fileId).pipe(Effect.flatMap(printJson), Effect.provide(Client.layer(options.reference)))
-).pipe(Command.withDescription(filesDescriptions.get))
+).pipe(Command.withDescription(described(filesDescriptions.get, filesExamples.get)))
 
 const update = Command.make(
   "update",
@@ -121,7 +129,7 @@ const update = Command.make(
       Effect.andThen(printShown(`updated ${options.fileId}`)),
       Effect.provide(Client.layer(options.reference))
     )
-).pipe(Command.withDescription(filesDescriptions.update))
+).pipe(Command.withDescription(described(filesDescriptions.update, filesExamples.update)))
 
 const del = Command.make(
   "delete",
@@ -131,7 +139,7 @@ const del = Command.make(
       Effect.andThen(printShown(`deleted ${options.fileId}`)),
       Effect.provide(Client.layer(options.reference))
     )
-).pipe(Command.withDescription(filesDescriptions.delete))
+).pipe(Command.withDescription(described(filesDescriptions.delete, filesExamples.delete)))
 
 const search = Command.make(
   "search",
@@ -164,7 +172,7 @@ const search = Command.make(
       ),
       Effect.provide(Client.layer(options.reference))
     )
-).pipe(Command.withDescription(filesDescriptions.search))
+).pipe(Command.withDescription(described(filesDescriptions.search, filesExamples.search)))
 
 /**
  * The `files` command and its subcommands.
@@ -173,6 +181,6 @@ const search = Command.make(
  * @category commands
  */
 export const command = Command.make("files").pipe(
-  Command.withDescription(filesDescriptions.command),
+  Command.withDescription(described(filesDescriptions.command, filesExamples.command)),
   Command.withSubcommands([upload, list, get, update, del, search])
 )

@@ -5,8 +5,10 @@
  * prefix. `@effect/cli` 0.77 writes both through Effect's `Console`, rendered with colour at no width: the
  * command gives it a `Console` that does this, and its own commands keep the process's.
  */
+import * as HelpDoc from "@effect/cli/HelpDoc"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
+import type { Example } from "studio-effect-core/cli/help"
 import { visibleControls } from "studio-effect-core/text/visibleControls"
 import { wrap } from "studio-effect-core/text/wrap"
 
@@ -71,3 +73,17 @@ export const console = (console: Console.Console, layout: Layout): Console.Conso
   log: (...args) => console.log(render(args.join(" "), layout)),
   error: (...args) => console.error(`studio-effect: ${oneLine(args.join(" "))}`)
 })
+
+/**
+ * A command's description followed by its examples, each a comment line saying what it does, then the command
+ * line (`@effect/cli` 0.77 has no examples of its own: they are part of the description it shows).
+ *
+ * @since 0.2.0
+ * @category rendering
+ */
+export const described = (description: string, examples: ReadonlyArray<Example>): HelpDoc.HelpDoc =>
+  HelpDoc.blocks([
+    HelpDoc.p(description),
+    HelpDoc.p("EXAMPLES"),
+    ...examples.map((example) => HelpDoc.p(`  # ${example.description}\n  ${example.command}`))
+  ])

@@ -1,5 +1,5 @@
 /**
- * The `studio-effect` command, built on `@effect/cli`: `chat`, `run`, `assistants` and `serve`, each against
+ * The `studio-effect` command, built on `@effect/cli`: `chat`, `run`, `assistants`, `files`, `models` and `serve`, each against
  * the Studio service (STUDIO_API_KEY, STUDIO_BASE_URL) or, with `--reference`, the embedded reference
  * service. Any failure is one line on stderr and a non-zero exit code.
  *
@@ -13,12 +13,15 @@ import * as ValidationError from "@effect/cli/ValidationError"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
+import { exitCodes } from "studio-effect-core/cli/exitCodes"
+import { rootDescription, rootExamples } from "studio-effect-core/cli/help"
 import { version } from "../internal/http/version.js"
 import * as Assistants from "./assistants.js"
 import * as Chat from "./chat.js"
 import { CliFailure, describe } from "./failure.js"
 import * as Files from "./files.js"
 import * as Help from "./help.js"
+import * as Models from "./models.js"
 import { printError, StdoutClosed } from "./output.js"
 import * as Run from "./run.js"
 import { environment, runMain, teardown } from "./runtime.js"
@@ -32,17 +35,19 @@ import { unknownOption } from "./unknownOption.js"
  * @category commands
  */
 export const command = CliCommand.make("studio-effect").pipe(
-  CliCommand.withDescription(
-    "The Studio service from the terminal: chat, orchestration runs and assistants, against the service " +
-      "(STUDIO_API_KEY, STUDIO_BASE_URL) or the embedded reference service (--reference); and serve the " +
-      "reference service over HTTP"
-  ),
-  CliCommand.withSubcommands([Chat.command, Run.command, Assistants.command, Files.command, Serve.command])
+  CliCommand.withDescription(Help.described(rootDescription, rootExamples)),
+  CliCommand.withSubcommands([
+    Chat.command,
+    Run.command,
+    Assistants.command,
+    Files.command,
+    Models.command,
+    Serve.command
+  ])
 )
 
-const subcommands = [Chat.command, Run.command, Assistants.command, Files.command, Serve.command].map((command) =>
-  command.descriptor as Descriptor.Command<unknown>
-)
+const subcommands = [Chat.command, Run.command, Assistants.command, Files.command, Models.command, Serve.command]
+  .map((command) => command.descriptor as Descriptor.Command<unknown>)
 
 /** The options of every command, listed once at the foot of each help rather than in each command's options. */
 const footer = HelpDoc.p(
@@ -82,7 +87,7 @@ export const run = (argv: ReadonlyArray<string>): Effect.Effect<void, unknown> =
   Effect.gen(function*() {
     const args = argv.slice(2)
     const unknown = unknownOption({ name: "studio-effect", descriptor: command.descriptor }, subcommands, args)
-    if (Option.isSome(unknown)) return yield* new CliFailure({ message: unknown.value })
+    if (Option.isSome(unknown)) return yield* new CliFailure({ message: unknown.value, exitCode: exitCodes.usage })
     const console = yield* Effect.console
     const layout = yield* Help.layout
     // a completion script is printed as it is; what the commands print is their own
@@ -99,8 +104,7 @@ export const run = (argv: ReadonlyArray<string>): Effect.Effect<void, unknown> =
   )
 
 /**
- * Runs the command as the process's main effect: the exit code is 0 on success, 130 after Ctrl-C while a
- * run is followed, and 1 on any other failure.
+ * Runs the command as the process's main effect, with the exit codes `exitCodes` lists (`runtime.ts`).
  *
  * @since 0.1.0
  * @category running

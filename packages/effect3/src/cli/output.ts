@@ -110,3 +110,14 @@ export const printError = (text: string): Effect.Effect<void> => writeError(`${v
  * @category output
  */
 export const stderrIsTerminal: Effect.Effect<boolean> = Effect.sync(() => process.stderr.isTTY === true)
+
+/**
+ * The width of stderr when it is a terminal that says it, read now (a terminal may be resized); `undefined`
+ * otherwise.
+ *
+ * @since 0.2.0
+ * @category output
+ */
+export const stderrColumns: Effect.Effect<number | undefined> = Effect.sync(() =>
+  process.stderr.isTTY === true && (process.stderr.columns ?? 0) > 0 ? process.stderr.columns : undefined
+)

@@ -18,6 +18,7 @@ const invalid = (message: string) => Effect.fail(ValidationError.invalidValue(He
  */
 export const requirements: Options.Options<ReadonlyArray<Requirements.Requirement>> = Options.all({
   given: Options.text("requirement").pipe(
+    Options.withAlias("r"),
     Options.repeated,
     Options.withDefault<ReadonlyArray<string>>([]),
     Options.withDescription(Requirements.requirementDescriptions.requirement)

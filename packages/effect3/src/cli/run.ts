@@ -7,12 +7,14 @@ import * as Command from "@effect/cli/Command"
 import * as Options from "@effect/cli/Options"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import { noInstructionMessage, runDescriptions, runRequest } from "studio-effect-core/cli/run"
-import { budgets, runIncludes } from "studio-effect-core/wire/runs"
+import { exitCodes } from "studio-effect-core/cli/exitCodes"
+import { noInstructionMessage, runDescriptions, runExamples, runRequest } from "studio-effect-core/cli/run"
+import { budgets, responseLanguages, runIncludes } from "studio-effect-core/wire/runs"
 import * as Maestro from "../Maestro.js"
 import type { RunRequest } from "../MaestroSchema.js"
 import * as Client from "./client.js"
 import { CliFailure } from "./failure.js"
+import { described } from "./help.js"
 import { choice, choices } from "./options.js"
 import { printJson } from "./output.js"
 import { follow, printRun } from "./progress.js"
@@ -25,34 +27,58 @@ import { requirements } from "./requirements.js"
  * @category options
  */
 export const budget = choice("budget", budgets).pipe(
+  Options.withAlias("b"),
   Options.optional,
-  Options.withDescription("How much effort the run may spend: low, medium or high (the service's default: low)")
+  Options.withDescription(runDescriptions.budget)
 )
 
 const instruction = Args.text({ name: "instruction" }).pipe(
   Args.withDescription(runDescriptions.instruction),
   Args.optional
 )
-const include = choices("include", runIncludes).pipe(
-  Options.withDescription(
-    "Extra fields of the result: data_sources or requirements_result; repeat for several (requirements_result " +
-      "is asked for whenever there are requirements)"
-  )
+const include = choices("include", runIncludes).pipe(Options.withDescription(runDescriptions.include))
+const model = Options.text("model").pipe(
+  Options.withAlias("m"),
+  Options.optional,
+  Options.withDescription(runDescriptions.model)
+)
+const system = Options.text("system").pipe(
+  Options.withAlias("s"),
+  Options.optional,
+  Options.withDescription(runDescriptions.system)
+)
+/** Its choices are too many for the usage line, which lists a pseudo-name's whole: the description lists them. */
+const language = choice("language", responseLanguages).pipe(
+  Options.withPseudoName("language"),
+  Options.optional,
+  Options.withDescription(`${runDescriptions.language} (choices: ${responseLanguages.join(", ")})`)
+)
+const webSearch = Options.boolean("web-search").pipe(Options.withDescription(runDescriptions.webSearch))
+const webSearchUrls = Options.text("web-search-url").pipe(
+  Options.repeated,
+  Options.withDefault<ReadonlyArray<string>>([]),
+  Options.withDescription(runDescriptions.webSearchUrl)
+)
+const fileSearch = Options.boolean("file-search").pipe(Options.withDescription(runDescriptions.fileSearch))
+const fileLabels = Options.text("file-label").pipe(
+  Options.repeated,
+  Options.withDefault<ReadonlyArray<string>>([]),
+  Options.withDescription(runDescriptions.fileLabel)
 )
 const runId = Args.text({ name: "run-id" }).pipe(Args.withDescription(runDescriptions.runId))
 
 const get = Command.make("get", { runId }, (options) =>
   Maestro.retrieve(options.runId).pipe(
     Effect.flatMap(printJson),
-    Client.provide(false)
-  )).pipe(Command.withDescription(runDescriptions.get))
+    Client.provideService
+  )).pipe(Command.withDescription(described(runDescriptions.get, runExamples.get)))
 
 const watch = Command.make("watch", { runId }, (options) =>
   Maestro.retrieve(options.runId).pipe(
     Effect.flatMap((run) => follow(run, { embedded: false })),
     Effect.flatMap(printRun),
-    Client.provide(false)
-  )).pipe(Command.withDescription(runDescriptions.watch))
+    Client.provideService
+  )).pipe(Command.withDescription(described(runDescriptions.watch, runExamples.watch)))
 
 /**
  * The `run` command and its subcommands.
@@ -62,22 +88,40 @@ const watch = Command.make("watch", { runId }, (options) =>
  */
 export const command = Command.make(
   "run",
-  { instruction, requirements, budget, include, reference: Client.reference },
+  {
+    instruction,
+    requirements,
+    budget,
+    include,
+    model,
+    system,
+    language,
+    webSearch,
+    webSearchUrls,
+    fileSearch,
+    fileLabels,
+    reference: Client.reference
+  },
   (options) =>
     Effect.gen(function*() {
       if (Option.isNone(options.instruction)) {
-        return yield* new CliFailure({ message: noInstructionMessage })
+        return yield* new CliFailure({ message: noInstructionMessage, exitCode: exitCodes.usage })
       }
-      const request: RunRequest = runRequest(
-        options.instruction.value,
-        options.requirements,
-        Option.getOrUndefined(options.budget),
-        options.include
-      )
+      const request: RunRequest = runRequest(options.instruction.value, options.requirements, {
+        budget: Option.getOrUndefined(options.budget),
+        include: options.include,
+        model: Option.getOrUndefined(options.model),
+        system: Option.getOrUndefined(options.system),
+        language: Option.getOrUndefined(options.language),
+        webSearch: options.webSearch,
+        webSearchUrls: options.webSearchUrls,
+        fileSearch: options.fileSearch,
+        fileLabels: options.fileLabels
+      })
       const run = yield* Effect.flatMap(Maestro.create(request), (run) => follow(run, { embedded: options.reference }))
       yield* printRun(run)
     }).pipe(Effect.provide(Client.layer(options.reference)))
 ).pipe(
-  Command.withDescription(runDescriptions.command),
+  Command.withDescription(described(runDescriptions.command, runExamples.run)),
   Command.withSubcommands([get, watch])
 )

@@ -3,6 +3,7 @@
  * Ctrl-C, closed standard streams). Both come from `@effect/platform` alone, for the reason given in
  * `terminal.ts`.
  */
+import * as ValidationError from "@effect/cli/ValidationError"
 import * as FileSystem from "@effect/platform/FileSystem"
 import * as Path from "@effect/platform/Path"
 import { makeRunMain, type Teardown } from "@effect/platform/Runtime"
@@ -10,6 +11,7 @@ import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
+import { exitCodeOf, exitCodes } from "studio-effect-core/cli/exitCodes"
 import { handleSignals, waitForCtrlC } from "studio-effect-core/cli/signals"
 import { CliFailure } from "./failure.js"
 import { StdoutClosed } from "./output.js"
@@ -53,16 +55,19 @@ export const runMain = makeRunMain(({ fiber, teardown }) => {
 })
 
 /**
- * The exit code of the main effect: 0 when it succeeds, is interrupted (Ctrl-C ends `serve` normally) or
- * stops because stdout's reader has gone; otherwise the code its failure carries (1 unless it says
- * otherwise; 130 for Ctrl-C while a run is followed).
+ * The exit code of the main effect (`exitCodes`): 0 when it succeeds, is interrupted (Ctrl-C ends `serve`
+ * normally), stops because stdout's reader has gone, or shows the help it was asked for; 2 for a usage error
+ * of `@effect/cli`; the code a `CliFailure` carries; 4 for the service's `AuthError` (401, 403); 1 otherwise.
  *
  * @since 0.1.0
  * @category running
  */
 export const teardown: Teardown = (exit, onExit) => {
-  if (Exit.isSuccess(exit) || Cause.isInterruptedOnly(exit.cause)) return onExit(0)
+  if (Exit.isSuccess(exit) || Cause.isInterruptedOnly(exit.cause)) return onExit(exitCodes.success)
   const failure = Cause.squash(exit.cause)
-  if (failure instanceof StdoutClosed) return onExit(0)
-  onExit(failure instanceof CliFailure && failure.exitCode !== undefined ? failure.exitCode : 1)
+  if (failure instanceof StdoutClosed) return onExit(exitCodes.success)
+  if (ValidationError.isValidationError(failure)) {
+    return onExit(ValidationError.isHelpRequested(failure) ? exitCodes.success : exitCodes.usage)
+  }
+  onExit(failure instanceof CliFailure ? failure.exitCode ?? exitCodes.failure : exitCodeOf(failure))
 }

@@ -19,12 +19,14 @@ import {
   defaultPort,
   isMissingPlatformNode,
   keysOfVariable,
+  type KeySources,
   listeningLines,
   needsPlatformNode,
   parseRateLimit,
   portRefusal,
   readKeyFile,
   serveDescriptions,
+  serveExamples,
   type WholeNumberOption,
   wholeNumberOptions,
   wholeNumberRefusal
@@ -33,6 +35,7 @@ import { type ApiKeyList, apiKeysVariable } from "studio-effect-core/reference/a
 import type { ListenOptions } from "../reference/index.js"
 import * as Reference from "../reference/index.js"
 import { CliFailure } from "./failure.js"
+import { described } from "./help.js"
 
 const invalid = (message: string) => Effect.fail(ValidationError.invalidValue(HelpDoc.p(message)))
 
@@ -49,6 +52,7 @@ const wholeNumber = (option: WholeNumberOption) =>
   )
 
 const port = Options.integer("port").pipe(
+  Options.withAlias("p"),
   Options.withDefault(defaultPort),
   Options.withDescription(serveDescriptions.port),
   Options.mapEffect((port) => orInvalid(portRefusal(port), port))
@@ -133,12 +137,12 @@ const keysOrFail = (list: ApiKeyList): Effect.Effect<ReadonlyArray<string>, CliF
 
 /**
  * Every accepted key: those of --api-key, of the environment variable, and of --api-key-file; none (any
- * bearer token) when no source gives one.
+ * bearer token) when no source gives one. With how many each source gave, for the start-up lines.
  */
 const keysOf = (
   flags: ReadonlyArray<string>,
   file: Option.Option<string>
-): Effect.Effect<ReadonlyArray<string> | undefined, CliFailure> =>
+): Effect.Effect<{ readonly keys: ReadonlyArray<string> | undefined; readonly sources: KeySources }, CliFailure> =>
   Effect.gen(function*() {
     const variable = yield* Config.option(Config.string(apiKeysVariable)).pipe(
       Effect.mapError(() => new CliFailure({ message: `Cannot read ${apiKeysVariable}` }))
@@ -147,7 +151,10 @@ const keysOf = (
     const fromFile = Option.isSome(file)
       ? yield* Effect.flatMap(Effect.promise(() => readKeyFile(file.value, (path) => fs.open(path, "r"))), keysOrFail)
       : []
-    return acceptedKeys(flags, fromVariable, fromFile)
+    return {
+      keys: acceptedKeys(flags, fromVariable, fromFile),
+      sources: { flags: flags.length, variable: fromVariable.length, file: fromFile.length }
+    }
   })
 
 /**
@@ -158,10 +165,8 @@ const keysOf = (
  */
 export const command = Command.make("serve", options, (given) =>
   Effect.scoped(Effect.gen(function*() {
-    const listen: ListenOptions = {
-      ...listenOptions(given),
-      apiKeys: yield* keysOf(given.apiKeys, given.apiKeyFile)
-    }
+    const { keys, sources } = yield* keysOf(given.apiKeys, given.apiKeyFile)
+    const listen: ListenOptions = { ...listenOptions(given), apiKeys: keys }
     const server = yield* Reference.listen(listen).pipe(
       Effect.catchTag("ServeError", (error) =>
         Effect.fail(new CliFailure({ message: cannotStartMessage(listen, error.cause) }))),
@@ -171,8 +176,8 @@ export const command = Command.make("serve", options, (given) =>
           : Option.none()
       )
     )
-    for (const line of listeningLines(server.url, listen.apiKeys)) {
+    for (const line of listeningLines(server.url, listen.apiKeys, sources)) {
       yield* Console.log(line)
     }
     return yield* Effect.never
-  }))).pipe(Command.withDescription(serveDescriptions.command))
+  }))).pipe(Command.withDescription(described(serveDescriptions.command, serveExamples)))

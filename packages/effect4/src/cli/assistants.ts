@@ -6,7 +6,12 @@ import * as Command from "effect/cli/Command"
 import * as Flag from "effect/cli/Flag"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import { assistantLine, assistantRunRequest, assistantsDescriptions } from "studio-effect-core/cli/assistants"
+import {
+  assistantLine,
+  assistantRunRequest,
+  assistantsDescriptions,
+  assistantsExamples
+} from "studio-effect-core/cli/assistants"
 import * as Client from "./client.js"
 import * as Modules from "./modules.js"
 import { follow, printRun } from "./progress.js"
@@ -38,7 +43,11 @@ const description = Flag.String("description").pipe(
   Flag.optional,
   Flag.withDescription(assistantsDescriptions.description)
 )
-const system = Flag.String("system").pipe(Flag.optional, Flag.withDescription(assistantsDescriptions.system))
+const system = Flag.String("system").pipe(
+  Flag.withAlias("s"),
+  Flag.optional,
+  Flag.withDescription(assistantsDescriptions.system)
+)
 
 const list = Command.make(
   "list",
@@ -54,7 +63,7 @@ const list = Command.make(
       ),
       Client.provide(options.reference)
     )
-).pipe(Command.withDescription(assistantsDescriptions.list))
+).pipe(Command.withDescription(assistantsDescriptions.list), Command.withExamples(assistantsExamples.list))
 
 const create = Command.make(
   "create",
@@ -80,7 +89,8 @@ const create = Command.make(
   }
 ).pipe(
   Command.validate((input) => checkMandatory(input.requirements)),
-  Command.withDescription(assistantsDescriptions.create)
+  Command.withDescription(assistantsDescriptions.create),
+  Command.withExamples(assistantsExamples.create)
 )
 
 const get = Command.make(
@@ -92,7 +102,7 @@ const get = Command.make(
         Effect.flatMap(printJson),
         Client.provide(options.reference)
       ))
-).pipe(Command.withDescription(assistantsDescriptions.get))
+).pipe(Command.withDescription(assistantsDescriptions.get), Command.withExamples(assistantsExamples.get))
 
 const update = Command.make(
   "update",
@@ -113,12 +123,13 @@ const update = Command.make(
         ...assistantFields(options, chosen)
       }).pipe(
         Effect.flatMap((assistant) => options.json ? printJson(assistant) : printShown(assistant.id)),
-        Client.provide(false)
+        Client.provideService
       ))
   }
 ).pipe(
   Command.validate((input) => checkMandatory(input.requirements)),
-  Command.withDescription(assistantsDescriptions.update)
+  Command.withDescription(assistantsDescriptions.update),
+  Command.withExamples(assistantsExamples.update)
 )
 
 const run = Command.make(
@@ -143,7 +154,8 @@ const run = Command.make(
   }
 ).pipe(
   Command.validate((input) => checkMandatory(input.requirements)),
-  Command.withDescription(assistantsDescriptions.run)
+  Command.withDescription(assistantsDescriptions.run),
+  Command.withExamples(assistantsExamples.run)
 )
 
 const del = Command.make(
@@ -155,7 +167,7 @@ const del = Command.make(
         Effect.flatMap((deleted) => printShown(`deleted ${deleted.id}`)),
         Client.provide(options.reference)
       ))
-).pipe(Command.withDescription(assistantsDescriptions.delete))
+).pipe(Command.withDescription(assistantsDescriptions.delete), Command.withExamples(assistantsExamples.delete))
 
 /**
  * The `assistants` command and its subcommands.
@@ -165,5 +177,6 @@ const del = Command.make(
  */
 export const command = Command.make("assistants").pipe(
   Command.withDescription(assistantsDescriptions.command),
+  Command.withExamples(assistantsExamples.command),
   Command.withSubcommands([list, create, get, update, run, del])
 )

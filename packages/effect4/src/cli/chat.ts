@@ -8,8 +8,10 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Stdio from "effect/Stdio"
 import * as Stream from "effect/Stream"
+import * as fs from "node:fs/promises"
 import { concatBytes } from "studio-effect-core/bytes/concatBytes"
-import { chatDescriptions, defaultChatModel, maxStdinBytes, promptRefusals } from "studio-effect-core/cli/chat"
+import * as ChatWords from "studio-effect-core/cli/chat"
+import { exitCodes } from "studio-effect-core/cli/exitCodes"
 import type { ChatRequest } from "../ChatSchema.js"
 import * as Client from "./client.js"
 import { CliFailure } from "./failure.js"
@@ -19,44 +21,74 @@ import { printJson, shownOnStdout } from "./stdio.js"
 const readStdin: Effect.Effect<string, CliFailure, Stdio.Stdio> = Effect.gen(function*() {
   const stdio = yield* Stdio.Stdio
   if (yield* stdio.stdinIsTerminal) {
-    return yield* new CliFailure({ message: promptRefusals.none })
+    return yield* new CliFailure({ message: ChatWords.promptRefusals.none, exitCode: exitCodes.usage })
   }
   const bytes = yield* stdio.stdin.pipe(
-    Stream.mapError((error) => new CliFailure({ message: promptRefusals.unreadable(error.message) })),
+    Stream.mapError((error) => new CliFailure({ message: ChatWords.promptRefusals.unreadable(error.message) })),
     Stream.runFoldEffect(
       (): Uint8Array => new Uint8Array(0),
       (read, chunk) =>
-        read.length + chunk.length > maxStdinBytes
-          ? Effect.fail(new CliFailure({ message: promptRefusals.tooLarge }))
+        read.length + chunk.length > ChatWords.maxStdinBytes
+          ? Effect.fail(new CliFailure({ message: ChatWords.promptRefusals.tooLarge }))
           : Effect.succeed(concatBytes([read, chunk], read.length + chunk.length))
     )
   )
   return new TextDecoder().decode(bytes)
 })
 
+/** A `--document` file as a document of the request. */
+const readDocument = (file: string) =>
+  Effect.flatMap(
+    Effect.promise(() => ChatWords.readDocument(file, (path) => fs.open(path, "r"))),
+    (read) =>
+      read._tag === "Invalid"
+        ? Effect.fail(new CliFailure({ message: read.message }))
+        : Effect.succeed({ id: read.id, content: read.content })
+  )
+
 const prompt = Argument.String("prompt").pipe(
-  Argument.withDescription(chatDescriptions.prompt),
+  Argument.withDescription(ChatWords.chatDescriptions.prompt),
   Argument.optional
 )
 const model = Flag.String("model").pipe(
-  Flag.withDefault(defaultChatModel),
-  Flag.withDescription(chatDescriptions.model)
+  Flag.withAlias("m"),
+  Flag.withDefault(ChatWords.defaultChatModel),
+  Flag.withDescription(ChatWords.chatDescriptions.model)
 )
 const system = Flag.String("system").pipe(
+  Flag.withAlias("s"),
   Flag.optional,
-  Flag.withDescription(chatDescriptions.system)
+  Flag.withDescription(ChatWords.chatDescriptions.system)
 )
 const temperature = Flag.Finite("temperature").pipe(
+  Flag.withAlias("t"),
   Flag.optional,
-  Flag.withDescription(chatDescriptions.temperature)
+  Flag.withDescription(ChatWords.chatDescriptions.temperature)
+)
+const topP = Flag.Finite("top-p").pipe(
+  Flag.optional,
+  Flag.withDescription(ChatWords.chatDescriptions.topP)
+)
+const stop = Flag.String("stop").pipe(
+  Flag.atLeast(0),
+  Flag.withDescription(ChatWords.chatDescriptions.stop)
 )
 const maxTokens = Flag.Int("max-tokens").pipe(
   Flag.optional,
-  Flag.withDescription(chatDescriptions.maxTokens)
+  Flag.withDescription(ChatWords.chatDescriptions.maxTokens)
+)
+const documents = Flag.String("document").pipe(
+  Flag.withAlias("d"),
+  Flag.atLeast(0),
+  Flag.withDescription(ChatWords.chatDescriptions.document)
+)
+const jsonMode = Flag.Boolean("json-mode").pipe(
+  Flag.withDefault(false),
+  Flag.withDescription(ChatWords.chatDescriptions.jsonMode)
 )
 const json = Flag.Boolean("json").pipe(
   Flag.withDefault(false),
-  Flag.withDescription(chatDescriptions.json)
+  Flag.withDescription(ChatWords.chatDescriptions.json)
 )
 
 /**
@@ -67,23 +99,36 @@ const json = Flag.Boolean("json").pipe(
  */
 export const command = Command.make(
   "chat",
-  { prompt, model, system, temperature, maxTokens, json, reference: Client.reference },
+  {
+    prompt,
+    model,
+    system,
+    temperature,
+    topP,
+    stop,
+    maxTokens,
+    documents,
+    jsonMode,
+    json,
+    reference: Client.reference
+  },
   (options) =>
     Effect.gen(function*() {
       const text = Option.isSome(options.prompt) ? options.prompt.value : yield* readStdin
-      if (text.trim() === "") return yield* new CliFailure({ message: promptRefusals.empty })
-      const request: ChatRequest = {
-        model: options.model,
-        messages: [
-          ...Option.match(options.system, {
-            onNone: () => [],
-            onSome: (content) => [{ role: "system" as const, content }]
-          }),
-          { role: "user", content: text }
-        ],
-        ...Option.match(options.temperature, { onNone: () => ({}), onSome: (temperature) => ({ temperature }) }),
-        ...Option.match(options.maxTokens, { onNone: () => ({}), onSome: (max_tokens) => ({ max_tokens }) })
+      if (text.trim() === "") {
+        return yield* new CliFailure({ message: ChatWords.promptRefusals.empty, exitCode: exitCodes.usage })
       }
+      const request: ChatRequest = ChatWords.chatRequest({
+        model: options.model,
+        prompt: text,
+        system: Option.getOrUndefined(options.system),
+        temperature: Option.getOrUndefined(options.temperature),
+        topP: Option.getOrUndefined(options.topP),
+        maxTokens: Option.getOrUndefined(options.maxTokens),
+        stop: options.stop,
+        documents: yield* Effect.forEach(options.documents, readDocument),
+        jsonMode: options.jsonMode
+      })
       const Chat = yield* Modules.Chat
       if (options.json) {
         const completion = yield* Chat.create(request)
@@ -98,4 +143,4 @@ export const command = Command.make(
         Stream.run(stdio.stdout())
       )
     }).pipe(Client.provide(options.reference))
-).pipe(Command.withDescription(chatDescriptions.command))
+).pipe(Command.withDescription(ChatWords.chatDescriptions.command), Command.withExamples(ChatWords.chatExamples))

@@ -14,6 +14,7 @@ import {
   referenceDescription,
   unknownInFreshMessage
 } from "studio-effect-core/cli/client"
+import { exitCodes } from "studio-effect-core/cli/exitCodes"
 import { CliFailure } from "./failure.js"
 import * as Modules from "./modules.js"
 
@@ -29,8 +30,24 @@ export const reference = Flag.Boolean("reference").pipe(
 )
 
 /**
- * The client: in memory with `--reference`, otherwise from STUDIO_API_KEY and STUDIO_BASE_URL over `fetch`.
- * A missing key says how to set one; a key or base URL the client refuses fails with the client's error.
+ * The client of the Studio service, from STUDIO_API_KEY and STUDIO_BASE_URL over `fetch`. A missing key says
+ * how to set one (and `--reference` only to a command that takes it); a key or base URL the client refuses
+ * fails with the client's error.
+ */
+const serviceLayer = (takesReference: boolean) =>
+  Layer.unwrap(
+    Effect.gen(function*() {
+      const key = yield* Config.option(Config.String("STUDIO_API_KEY")).pipe(Effect.orDie)
+      if (Option.isNone(Option.filter(key, (key) => key.trim() !== ""))) {
+        return yield* new CliFailure({ message: missingKeyMessage(takesReference), exitCode: exitCodes.auth })
+      }
+      const StudioClient = yield* Modules.StudioClient
+      return StudioClient.layerConfig().pipe(Layer.provide(FetchHttpClient.layer))
+    })
+  )
+
+/**
+ * The client: in memory with `--reference`, otherwise the Studio service's (STUDIO_API_KEY, STUDIO_BASE_URL).
  *
  * @since 0.1.0
  * @category layers
@@ -38,16 +55,16 @@ export const reference = Flag.Boolean("reference").pipe(
 export const layer = (useReference: boolean) =>
   useReference
     ? Layer.unwrap(Effect.map(Modules.Reference, (Reference) => Reference.layerClient()))
-    : Layer.unwrap(
-      Effect.gen(function*() {
-        const key = yield* Config.option(Config.String("STUDIO_API_KEY")).pipe(Effect.orDie)
-        if (Option.isNone(Option.filter(key, (key) => key.trim() !== ""))) {
-          return yield* new CliFailure({ message: missingKeyMessage })
-        }
-        const StudioClient = yield* Modules.StudioClient
-        return StudioClient.layerConfig().pipe(Layer.provide(FetchHttpClient.layer))
-      })
-    )
+    : serviceLayer(true)
+
+/**
+ * Provides the Studio service's client to the effect of a command that takes no `--reference` (it reads runs
+ * or assistants that a fresh embedded service would not have).
+ *
+ * @since 0.2.0
+ * @category layers
+ */
+export const provideService = <A, E, R>(self: Effect.Effect<A, E, R>) => Effect.provide(self, serviceLayer(false))
 
 /**
  * Provides the client to a command's effect. With `--reference`, an unknown id is explained: the embedded

@@ -2,12 +2,11 @@
  * The command's own failures, and the one line it prints for any failure.
  */
 import * as Data from "effect/Data"
-import * as Runtime from "effect/Runtime"
 import { failureLine } from "studio-effect-core/failure/failureLine"
 
 /**
  * A failure the command explains itself (a missing key, a port in use, Ctrl-C while a run is followed, ...):
- * its message is the line printed on stderr, and its exit code the process's (1 unless given).
+ * its message is the line printed on stderr, and its exit code the process's (`exitCodes.failure` unless given: `runtime.ts`).
  *
  * @since 0.1.0
  * @category errors
@@ -15,11 +14,7 @@ import { failureLine } from "studio-effect-core/failure/failureLine"
 export class CliFailure extends Data.TaggedError("CliFailure")<{
   readonly message: string
   readonly exitCode?: number | undefined
-}> {
-  override get [Runtime.errorExitCode](): number {
-    return this.exitCode ?? 1
-  }
-}
+}> {}
 
 /**
  * What to print for a failure, on one line: a `CliFailure`'s message, another error's tag and message (a

@@ -10,7 +10,13 @@ import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
 import { createReadStream } from "node:fs"
 import { basename } from "node:path"
-import { cannotReadMessage, fileLine, filesDescriptions, searchHitLine } from "studio-effect-core/cli/files"
+import {
+  cannotReadMessage,
+  fileLine,
+  filesDescriptions,
+  filesExamples,
+  searchHitLine
+} from "studio-effect-core/cli/files"
 import { fileStatuses } from "studio-effect-core/wire/library"
 import * as Client from "./client.js"
 import { CliFailure } from "./failure.js"
@@ -22,6 +28,7 @@ const json = Flag.Boolean("json").pipe(
   Flag.withDescription(filesDescriptions.json)
 )
 const labels = Flag.String("label").pipe(
+  Flag.withAlias("l"),
   Flag.atLeast(0),
   Flag.withDescription(filesDescriptions.label)
 )
@@ -64,7 +71,7 @@ const upload = Command.make(
         Effect.flatMap((uploaded) => options.json ? printJson(uploaded) : printShown(uploaded.fileId)),
         Effect.provide(Client.layer(options.reference))
       ))
-).pipe(Command.withDescription(filesDescriptions.upload))
+).pipe(Command.withDescription(filesDescriptions.upload), Command.withExamples(filesExamples.upload))
 
 const list = Command.make(
   "list",
@@ -99,7 +106,7 @@ const list = Command.make(
         ),
         Effect.provide(Client.layer(options.reference))
       ))
-).pipe(Command.withDescription(filesDescriptions.list))
+).pipe(Command.withDescription(filesDescriptions.list), Command.withExamples(filesExamples.list))
 
 const get = Command.make(
   "get",
@@ -113,7 +120,7 @@ const get = Command.make(
           Effect.provide(Client.layer(options.reference))
         )
     )
-).pipe(Command.withDescription(filesDescriptions.get))
+).pipe(Command.withDescription(filesDescriptions.get), Command.withExamples(filesExamples.get))
 
 const update = Command.make(
   "update",
@@ -127,7 +134,7 @@ const update = Command.make(
         Effect.andThen(printShown(`updated ${options.fileId}`)),
         Effect.provide(Client.layer(options.reference))
       ))
-).pipe(Command.withDescription(filesDescriptions.update))
+).pipe(Command.withDescription(filesDescriptions.update), Command.withExamples(filesExamples.update))
 
 const del = Command.make(
   "delete",
@@ -138,7 +145,7 @@ const del = Command.make(
         Effect.andThen(printShown(`deleted ${options.fileId}`)),
         Effect.provide(Client.layer(options.reference))
       ))
-).pipe(Command.withDescription(filesDescriptions.delete))
+).pipe(Command.withDescription(filesDescriptions.delete), Command.withExamples(filesExamples.delete))
 
 const search = Command.make(
   "search",
@@ -172,7 +179,7 @@ const search = Command.make(
         ),
         Effect.provide(Client.layer(options.reference))
       ))
-).pipe(Command.withDescription(filesDescriptions.search))
+).pipe(Command.withDescription(filesDescriptions.search), Command.withExamples(filesExamples.search))
 
 /**
  * The `files` command and its subcommands.
@@ -182,5 +189,6 @@ const search = Command.make(
  */
 export const command = Command.make("files").pipe(
   Command.withDescription(filesDescriptions.command),
+  Command.withExamples(filesExamples.command),
   Command.withSubcommands([upload, list, get, update, del, search])
 )

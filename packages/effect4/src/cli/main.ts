@@ -1,5 +1,5 @@
 /**
- * The `studio-effect` command, built on `effect/cli`: `chat`, `run`, `assistants` and `serve`, each against
+ * The `studio-effect` command, built on `effect/cli`: `chat`, `run`, `assistants`, `files`, `models` and `serve`, each against
  * the Studio service (STUDIO_API_KEY, STUDIO_BASE_URL) or, with `--reference`, the embedded reference
  * service. Any failure is one line on stderr and a non-zero exit code.
  *
@@ -9,12 +9,14 @@ import * as CliError from "effect/cli/CliError"
 import * as CliCommand from "effect/cli/Command"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import { rootDescription, rootExamples } from "studio-effect-core/cli/help"
 import { version } from "../internal/http/version.js"
 import * as Assistants from "./assistants.js"
 import * as Chat from "./chat.js"
 import { describe } from "./failure.js"
 import * as Files from "./files.js"
 import { presenter } from "./help.js"
+import * as Models from "./models.js"
 import * as Run from "./run.js"
 import { environment, runMain, teardown } from "./runtime.js"
 import * as Serve from "./serve.js"
@@ -27,12 +29,16 @@ import { isStdoutClosed, printError } from "./stdio.js"
  * @category commands
  */
 export const command = CliCommand.make("studio-effect").pipe(
-  CliCommand.withDescription(
-    "The Studio service from the terminal: chat, orchestration runs and assistants, against the service " +
-      "(STUDIO_API_KEY, STUDIO_BASE_URL) or the embedded reference service (--reference); and serve the " +
-      "reference service over HTTP"
-  ),
-  CliCommand.withSubcommands([Chat.command, Run.command, Assistants.command, Files.command, Serve.command])
+  CliCommand.withDescription(rootDescription),
+  CliCommand.withExamples(rootExamples),
+  CliCommand.withSubcommands([
+    Chat.command,
+    Run.command,
+    Assistants.command,
+    Files.command,
+    Models.command,
+    Serve.command
+  ])
 )
 
 /** Prints a failure as one line on stderr; `effect/cli` has already printed its own usage errors (`help.ts`). */
@@ -56,8 +62,7 @@ export const run = (argv: ReadonlyArray<string>): Effect.Effect<void, unknown> =
   )
 
 /**
- * Runs the command as the process's main effect: the exit code is 0 on success, 130 after Ctrl-C while a
- * run is followed, and 1 on any other failure.
+ * Runs the command as the process's main effect, with the exit codes `exitCodes` lists (`runtime.ts`).
  *
  * @since 0.1.0
  * @category running

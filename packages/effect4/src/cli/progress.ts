@@ -11,6 +11,7 @@ import * as Ref from "effect/Ref"
 import * as Schedule from "effect/Schedule"
 import * as Stdio from "effect/Stdio"
 import * as Stream from "effect/Stream"
+import { exitCodes } from "studio-effect-core/cli/exitCodes"
 import { progressLine, redrawn, runReport, stoppedMessage } from "studio-effect-core/cli/progress"
 import type { MaestroRun } from "../MaestroSchema.js"
 import type { StudioClient } from "../StudioClient.js"
@@ -18,15 +19,16 @@ import type { StudioError } from "../StudioError.js"
 import { CliFailure } from "./failure.js"
 import * as Modules from "./modules.js"
 import { ctrlC } from "./runtime.js"
-import { printError, printLine, shownOnStdout, writeError } from "./stdio.js"
+import { printError, printLine, shownOnStdout, stderrColumns, writeError } from "./stdio.js"
 
 /** The failure Ctrl-C while a run is followed ends the command with. */
 const stopped = (id: string, embedded: boolean): CliFailure =>
-  new CliFailure({ exitCode: 130, message: stoppedMessage(id, embedded) })
+  new CliFailure({ exitCode: exitCodes.stopped, message: stoppedMessage(id, embedded) })
 
 /**
  * Polls a run until it is terminal, as `Maestro.poll` does, showing its progress on stderr: on a
- * terminal one line redrawn in place every second and at each snapshot, otherwise one line per snapshot.
+ * terminal one line redrawn in place every second and at each snapshot, fitted to the terminal's width read
+ * at each redraw, otherwise one line per snapshot.
  * Ctrl-C stops following it: the command fails with exit code 130 and says how to pick the run up.
  *
  * @since 0.1.0
@@ -43,7 +45,7 @@ export const follow = (
     const line = Effect.gen(function*() {
       const { polls, status } = yield* Ref.get(state)
       const now = yield* Clock.currentTimeMillis
-      return progressLine(started.id, status, now - start, polls)
+      return progressLine(started.id, status, now - start, polls, redraw ? yield* stderrColumns : undefined)
     })
     const draw = Effect.flatMap(
       line,

@@ -9,6 +9,7 @@ import * as Requirements from "studio-effect-core/cli/requirements"
 const invalid = (message: string) => Effect.fail(new CliError.ValidationError({ message }))
 
 const given = Flag.String("requirement").pipe(
+  Flag.withAlias("r"),
   Flag.atLeast(0),
   Flag.withDescription(Requirements.requirementDescriptions.requirement),
   Flag.mapEffect((values) => {

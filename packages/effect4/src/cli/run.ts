@@ -7,7 +7,9 @@ import * as Command from "effect/cli/Command"
 import * as Flag from "effect/cli/Flag"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import { noInstructionMessage, runDescriptions, runRequest } from "studio-effect-core/cli/run"
+import { exitCodes } from "studio-effect-core/cli/exitCodes"
+import { noInstructionMessage, runDescriptions, runExamples, runRequest } from "studio-effect-core/cli/run"
+import { budgets, responseLanguages, runIncludes } from "studio-effect-core/wire/runs"
 import type { RunRequest } from "../MaestroSchema.js"
 import * as Client from "./client.js"
 import { CliFailure } from "./failure.js"
@@ -22,20 +24,45 @@ import { printJson } from "./stdio.js"
  * @since 0.1.0
  * @category options
  */
-export const budget = Flag.Literals("budget", ["low", "medium", "high"]).pipe(
+export const budget = Flag.Literals("budget", budgets).pipe(
+  Flag.withAlias("b"),
   Flag.optional,
-  Flag.withDescription("How much effort the run may spend (the service's default: low)")
+  Flag.withDescription(runDescriptions.budget)
 )
 
 const instruction = Argument.String("instruction").pipe(
   Argument.withDescription(runDescriptions.instruction),
   Argument.optional
 )
-const include = Flag.Literals("include", ["data_sources", "requirements_result"]).pipe(
+const include = Flag.Literals("include", runIncludes).pipe(
   Flag.atLeast(0),
-  Flag.withDescription(
-    "Extra fields of the result; repeat for several (requirements_result is asked for whenever there are requirements)"
-  )
+  Flag.withDescription(runDescriptions.include)
+)
+const model = Flag.String("model").pipe(Flag.withAlias("m"), Flag.optional, Flag.withDescription(runDescriptions.model))
+const system = Flag.String("system").pipe(
+  Flag.withAlias("s"),
+  Flag.optional,
+  Flag.withDescription(runDescriptions.system)
+)
+const language = Flag.Literals("language", responseLanguages).pipe(
+  Flag.optional,
+  Flag.withDescription(runDescriptions.language)
+)
+const webSearch = Flag.Boolean("web-search").pipe(
+  Flag.withDefault(false),
+  Flag.withDescription(runDescriptions.webSearch)
+)
+const webSearchUrls = Flag.String("web-search-url").pipe(
+  Flag.atLeast(0),
+  Flag.withDescription(runDescriptions.webSearchUrl)
+)
+const fileSearch = Flag.Boolean("file-search").pipe(
+  Flag.withDefault(false),
+  Flag.withDescription(runDescriptions.fileSearch)
+)
+const fileLabels = Flag.String("file-label").pipe(
+  Flag.atLeast(0),
+  Flag.withDescription(runDescriptions.fileLabel)
 )
 
 const runId = Argument.String("run-id").pipe(Argument.withDescription(runDescriptions.runId))
@@ -46,9 +73,9 @@ const get = Command.make(
   (options) =>
     Effect.flatMap(Modules.Maestro, (Maestro) => Maestro.retrieve(options.runId)).pipe(
       Effect.flatMap(printJson),
-      Client.provide(false)
+      Client.provideService
     )
-).pipe(Command.withDescription(runDescriptions.get))
+).pipe(Command.withDescription(runDescriptions.get), Command.withExamples(runExamples.get))
 
 const watch = Command.make(
   "watch",
@@ -57,9 +84,9 @@ const watch = Command.make(
     Effect.flatMap(Modules.Maestro, (Maestro) => Maestro.retrieve(options.runId)).pipe(
       Effect.flatMap((run) => follow(run, { embedded: false })),
       Effect.flatMap(printRun),
-      Client.provide(false)
+      Client.provideService
     )
-).pipe(Command.withDescription(runDescriptions.watch))
+).pipe(Command.withDescription(runDescriptions.watch), Command.withExamples(runExamples.watch))
 
 /**
  * The `run` command and its subcommands.
@@ -69,19 +96,37 @@ const watch = Command.make(
  */
 export const command = Command.make(
   "run",
-  { instruction, requirements, budget, include, reference: Client.reference },
+  {
+    instruction,
+    requirements,
+    budget,
+    include,
+    model,
+    system,
+    language,
+    webSearch,
+    webSearchUrls,
+    fileSearch,
+    fileLabels,
+    reference: Client.reference
+  },
   (options) =>
     Effect.gen(function*() {
       if (Option.isNone(options.instruction)) {
-        return yield* new CliFailure({ message: noInstructionMessage })
+        return yield* new CliFailure({ message: noInstructionMessage, exitCode: exitCodes.usage })
       }
       const chosen = requirementsOf(options.requirements)
-      const request: RunRequest = runRequest(
-        options.instruction.value,
-        chosen,
-        Option.getOrUndefined(options.budget),
-        options.include
-      )
+      const request: RunRequest = runRequest(options.instruction.value, chosen, {
+        budget: Option.getOrUndefined(options.budget),
+        include: options.include,
+        model: Option.getOrUndefined(options.model),
+        system: Option.getOrUndefined(options.system),
+        language: Option.getOrUndefined(options.language),
+        webSearch: options.webSearch,
+        webSearchUrls: options.webSearchUrls,
+        fileSearch: options.fileSearch,
+        fileLabels: options.fileLabels
+      })
       const Maestro = yield* Modules.Maestro
       const run = yield* Effect.flatMap(Maestro.create(request), (run) => follow(run, { embedded: options.reference }))
       yield* printRun(run)
@@ -89,5 +134,6 @@ export const command = Command.make(
 ).pipe(
   Command.validate((input) => checkMandatory(input.requirements)),
   Command.withDescription(runDescriptions.command),
+  Command.withExamples(runExamples.run),
   Command.withSubcommands([get, watch])
 )

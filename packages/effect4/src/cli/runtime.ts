@@ -3,6 +3,7 @@
  * Ctrl-C, closed standard streams). Both come from `effect` alone, for the reason given in `terminal.ts` and `stdio.ts`.
  */
 import * as Cause from "effect/Cause"
+import * as CliError from "effect/cli/CliError"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as FileSystem from "effect/FileSystem"
@@ -10,8 +11,10 @@ import * as Layer from "effect/Layer"
 import * as Path from "effect/Path"
 import * as PlatformError from "effect/PlatformError"
 import * as ChildProcessSpawner from "effect/process/ChildProcessSpawner"
-import { defaultTeardown, makeRunMain } from "effect/Runtime"
+import { makeRunMain } from "effect/Runtime"
+import { exitCodeOf, exitCodes } from "studio-effect-core/cli/exitCodes"
 import { handleSignals, waitForCtrlC } from "studio-effect-core/cli/signals"
+import { CliFailure } from "./failure.js"
 import * as Stdio from "./stdio.js"
 import * as Terminal from "./terminal.js"
 
@@ -76,14 +79,19 @@ export const runMain = makeRunMain(({ fiber, teardown }) => {
 })
 
 /**
- * The exit code of the main effect: 0 when it succeeds, is interrupted (Ctrl-C ends `serve` normally) or
- * stops because stdout's reader has gone; otherwise the code its failure carries (1 unless it says
- * otherwise; 130 for Ctrl-C while a run is followed).
+ * The exit code of the main effect (`exitCodes`): 0 when it succeeds, is interrupted (Ctrl-C ends `serve`
+ * normally), stops because stdout's reader has gone, or shows the help it was asked for; 2 for a usage error
+ * of `effect/cli`; the code a `CliFailure` carries; 4 for the service's `AuthError` (401, 403); 1 otherwise.
  *
  * @since 0.1.0
  * @category running
  */
-export const teardown = <E, A>(exit: Exit.Exit<A, E>, onExit: (code: number) => void): void =>
-  Exit.isFailure(exit) && (Cause.hasInterruptsOnly(exit.cause) || Stdio.isStdoutClosed(Cause.squash(exit.cause)))
-    ? onExit(0)
-    : defaultTeardown(exit, onExit)
+export const teardown = <E, A>(exit: Exit.Exit<A, E>, onExit: (code: number) => void): void => {
+  if (Exit.isSuccess(exit) || Cause.hasInterruptsOnly(exit.cause)) return onExit(exitCodes.success)
+  const failure = Cause.squash(exit.cause)
+  if (Stdio.isStdoutClosed(failure)) return onExit(exitCodes.success)
+  if (CliError.isCliError(failure)) {
+    return onExit(failure._tag === "ShowHelp" && failure.errors.length === 0 ? exitCodes.success : exitCodes.usage)
+  }
+  onExit(failure instanceof CliFailure ? failure.exitCode ?? exitCodes.failure : exitCodeOf(failure))
+}

@@ -18,12 +18,14 @@ import {
   defaultPort,
   isMissingPlatformNode,
   keysOfVariable,
+  type KeySources,
   listeningLines,
   needsPlatformNode,
   parseRateLimit,
   portRefusal,
   readKeyFile,
   serveDescriptions,
+  serveExamples,
   type WholeNumberOption,
   wholeNumberOptions,
   wholeNumberRefusal
@@ -48,6 +50,7 @@ const wholeNumber = (option: WholeNumberOption) =>
   )
 
 const port = Flag.Int("port").pipe(
+  Flag.withAlias("p"),
   Flag.withDefault(defaultPort),
   Flag.withDescription(serveDescriptions.port),
   Flag.mapEffect((port) => orInvalid(portRefusal(port), port))
@@ -133,12 +136,12 @@ const keysOrFail = (list: ApiKeyList): Effect.Effect<ReadonlyArray<string>, CliF
 
 /**
  * Every accepted key: those of --api-key, of the environment variable, and of --api-key-file; none (any
- * bearer token) when no source gives one.
+ * bearer token) when no source gives one. With how many each source gave, for the start-up lines.
  */
 const keysOf = (
   flags: ReadonlyArray<string>,
   file: Option.Option<string>
-): Effect.Effect<ReadonlyArray<string> | undefined, CliFailure> =>
+): Effect.Effect<{ readonly keys: ReadonlyArray<string> | undefined; readonly sources: KeySources }, CliFailure> =>
   Effect.gen(function*() {
     const variable = yield* Config.option(Config.String(apiKeysVariable)).pipe(
       Effect.mapError(() => new CliFailure({ message: `Cannot read ${apiKeysVariable}` }))
@@ -147,7 +150,10 @@ const keysOf = (
     const fromFile = Option.isSome(file)
       ? yield* Effect.flatMap(Effect.promise(() => readKeyFile(file.value, (path) => fs.open(path, "r"))), keysOrFail)
       : []
-    return acceptedKeys(flags, fromVariable, fromFile)
+    return {
+      keys: acceptedKeys(flags, fromVariable, fromFile),
+      sources: { flags: flags.length, variable: fromVariable.length, file: fromFile.length }
+    }
   })
 
 /**
@@ -158,10 +164,8 @@ const keysOf = (
  */
 export const command = Command.make("serve", options, (given) =>
   Effect.scoped(Effect.gen(function*() {
-    const listen: ListenOptions = {
-      ...listenOptions(given),
-      apiKeys: yield* keysOf(given.apiKeys, given.apiKeyFile)
-    }
+    const { keys, sources } = yield* keysOf(given.apiKeys, given.apiKeyFile)
+    const listen: ListenOptions = { ...listenOptions(given), apiKeys: keys }
     const Reference = yield* Modules.Reference
     const server = yield* Reference.listen(listen).pipe(
       Effect.catchTag("ServeError", (error) =>
@@ -172,8 +176,8 @@ export const command = Command.make("serve", options, (given) =>
           : Effect.die(defect)
       )
     )
-    for (const line of listeningLines(server.url, listen.apiKeys)) {
+    for (const line of listeningLines(server.url, listen.apiKeys, sources)) {
       yield* Console.log(line)
     }
     return yield* Effect.never
-  }))).pipe(Command.withDescription(serveDescriptions.command))
+  }))).pipe(Command.withDescription(serveDescriptions.command), Command.withExamples(serveExamples))

@@ -158,3 +158,14 @@ export const writeError = (text: string): Effect.Effect<void, PlatformError.Plat
  */
 export const printError = (text: string): Effect.Effect<void, never, Stdio.Stdio> =>
   Effect.ignore(writeError(`${visibleControls(text)}\n`))
+
+/**
+ * The width of stderr when it is a terminal that says it, read now (a terminal may be resized); `undefined`
+ * otherwise.
+ *
+ * @since 0.2.0
+ * @category output
+ */
+export const stderrColumns: Effect.Effect<number | undefined> = Effect.sync(() =>
+  process.stderr.isTTY === true && (process.stderr.columns ?? 0) > 0 ? process.stderr.columns : undefined
+)
