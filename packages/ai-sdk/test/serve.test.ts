@@ -3,7 +3,7 @@
  * socket: text, streamed text, an object, a two-step tool loop, documents, warnings and the library.
  */
 import { NoSuchModelError } from "@ai-sdk/provider"
-import { generateObject, generateText, isStepCount, streamText, tool } from "ai"
+import { generateObject, generateText, isStepCount, streamText, tool, uploadFile } from "ai"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { z } from "zod"
 import { createStudio, type StudioProvider } from "../src/index.js"
@@ -163,6 +163,19 @@ describe("against studio-effect serve", () => {
     const deleted = await files.deleteFile({ file: uploaded.providerReference })
     expect(deleted.deleted).toBe(true)
     await expect(files.getFileMetadata({ file: uploaded.providerReference })).rejects.toMatchObject({ statusCode: 404 })
+  })
+
+  it("ai's uploadFile takes the provider: the file lands in the library", async () => {
+    const uploaded = await uploadFile({
+      api: studio,
+      data: new TextEncoder().encode("Uploaded through ai."),
+      mediaType: "text/plain",
+      filename: "through-ai.txt"
+    })
+    const id = uploaded.providerReference["studio"]
+    expect(id).toMatch(/.+/)
+    const metadata = await studio.files().getFileMetadata({ file: { studio: id! } })
+    expect(metadata).toMatchObject({ filename: "through-ai.txt", byteSize: 20 })
   })
 
   it("embedding and image models are NoSuchModelError", () => {
