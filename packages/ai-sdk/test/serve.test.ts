@@ -154,9 +154,10 @@ describe("against studio-effect serve", () => {
     expect(uploaded.providerReference.studio).toMatch(/.+/)
     const metadata = await files.getFileMetadata({ file: uploaded.providerReference })
     expect(metadata).toMatchObject({ filename: "notes.txt", providerMetadata: { studio: { labels: ["notes"] } } })
-    // a file is deleted once the library has processed it: its status is read until then
+    // a file is deleted once the library has processed it (a second after its upload, on serve's clock): its
+    // status is read until then, for at most 20 seconds
     let status = metadata.providerMetadata?.studio?.status
-    for (let read = 0; status === "PROCESSING" && read < 1000; read++) {
+    for (const deadline = Date.now() + 20_000; status === "PROCESSING" && Date.now() < deadline;) {
       status = (await files.getFileMetadata({ file: uploaded.providerReference })).providerMetadata?.studio?.status
     }
     expect(status).toBe("PROCESSED")
