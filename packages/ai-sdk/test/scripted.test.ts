@@ -135,6 +135,106 @@ describe("the service's errors", () => {
     expect(JSON.parse(request!.body)).toEqual({ model: "fpmodel-mini", messages: [{ role: "user", content: "Hi" }] })
   })
 
+  it("the prompt's messages, settings and tools as the service's fields; what it lacks as warnings", async () => {
+    const { model, server } = await scripted((_, response) => json(response, 200, completion({ content: "ok" })))
+    const result = await model.doGenerate({
+      prompt: [
+        { role: "system", content: "Be brief." },
+        {
+          role: "user",
+          content: [{ type: "text", text: "Look" }, {
+            type: "file",
+            mediaType: "image/png",
+            data: { type: "data", data: new Uint8Array([1]) }
+          }]
+        },
+        {
+          role: "assistant",
+          content: [
+            { type: "reasoning", text: "unsent" },
+            { type: "tool-call", toolCallId: "call-1", toolName: "lookup", input: { q: "x" } }
+          ]
+        },
+        {
+          role: "tool",
+          content: [{
+            type: "tool-result",
+            toolCallId: "call-1",
+            toolName: "lookup",
+            output: { type: "json", value: { found: true } }
+          }]
+        }
+      ],
+      maxOutputTokens: 100,
+      temperature: 0.5,
+      topP: 0.9,
+      stopSequences: ["END"],
+      tools: [
+        {
+          type: "function",
+          name: "lookup",
+          description: "Looks up",
+          inputSchema: { type: "object", properties: { q: { type: "string" } } }
+        },
+        { type: "function", name: "other", description: "Another", inputSchema: { type: "object" } }
+      ],
+      toolChoice: { type: "tool", toolName: "lookup" }
+    })
+    expect(JSON.parse(server.requests[0]!.body)).toEqual({
+      model: "fpmodel-mini",
+      messages: [
+        { role: "system", content: "Be brief." },
+        { role: "user", content: "Look" },
+        {
+          role: "assistant",
+          tool_calls: [{ id: "call-1", type: "function", function: { name: "lookup", arguments: "{\"q\":\"x\"}" } }]
+        },
+        { role: "tool", tool_call_id: "call-1", content: "{\"found\":true}" }
+      ],
+      tools: [{
+        type: "function",
+        function: {
+          name: "lookup",
+          description: "Looks up",
+          parameters: { type: "object", properties: { q: { type: "string" } } }
+        }
+      }],
+      max_tokens: 100,
+      temperature: 0.5,
+      top_p: 0.9,
+      stop: ["END"]
+    })
+    expect(result.warnings.map((warning) => "feature" in warning ? warning.feature : "")).toEqual([
+      "file parts",
+      "toolChoice"
+    ])
+  })
+
+  it("JSON mode: the schema in an instruction, response_format json_object, and no stream_options", async () => {
+    const { model, server } = await scripted((_, response) => {
+      streamHead(response)
+      response.end(sse([chunk({ content: "{}" }, "stop")]))
+    })
+    const { stream } = await model.doStream({
+      ...prompt,
+      responseFormat: {
+        type: "json",
+        name: "person",
+        schema: { type: "object", properties: { name: { type: "string" } } }
+      }
+    })
+    await collect(stream)
+    const body = JSON.parse(server.requests[0]!.body)
+    expect(body.response_format).toEqual({ type: "json_object" })
+    expect(body.stream).toBe(true)
+    expect(Object.keys(body).sort()).toEqual(["messages", "model", "response_format", "stream"])
+    expect(body.messages[0].role).toBe("system")
+    expect(body.messages[0].content).toContain("named \"person\"")
+    expect(body.messages[0].content).toContain(
+      "JSON Schema:\n{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"}}}"
+    )
+  })
+
   it("an answer that is not a completion is an APICallError, never retried", async () => {
     const { model } = await scripted((_, response) => json(response, 200, { choices: "none" }))
     const error = await failure(model.doGenerate(prompt))
