@@ -50,6 +50,9 @@ export type Line = keyof typeof lines
 /** The oldest Node.js major the peer clients and the server run on with `BENCH_NODE=lowest`. */
 const peersLowestNode = 20
 
+/** The oldest Node.js major of the AI SDK's clients (`ai` 7 needs Node.js 22). */
+const aiSdkLowestNode = 22
+
 /** The Node.js major of every process by default. */
 export const defaultNode = 24
 
@@ -57,7 +60,7 @@ export interface ClientSpec {
   readonly id: string
   readonly label: string
   /** The line whose `effect` and SDK the client imports; the peers import neither. */
-  readonly line: Line | "peer"
+  readonly line: Line | "peer" | "ai-sdk"
   /** The file that exports `client` (a `BenchClient`), from the repository's root. */
   readonly module: string
   /** The oldest Node.js major it runs on: its line's. */
@@ -79,6 +82,14 @@ const ofLine = (line: Line) => (id: string, label: string, module: string): Clie
   module,
   lowestNode: lines[line].lowestNode
 })
+/** A client of the AI SDK (`ai` 7): the Studio provider, and its peer within the AI SDK. */
+const aiSdk = (id: string, label: string, module: string): ClientSpec => ({
+  id,
+  label,
+  line: "ai-sdk",
+  module,
+  lowestNode: aiSdkLowestNode
+})
 const effect3 = ofLine("effect3")
 const effect4 = ofLine("effect4")
 
@@ -88,6 +99,12 @@ export const clients: ReadonlyArray<ClientSpec> = [
   peer("undici", "`undici` + `eventsource-parser`", "bench/clients/undici.ts"),
   peer("ai21", "`ai21` 1.1.0", "bench/clients/ai21.ts"),
   peer("openai", "`openai` 6.30.1", "bench/clients/openai.ts"),
+  aiSdk("ai-sdk", "`studio-effect-ai-sdk` with `ai` 7 (`generateText`, `streamText`)", "bench/clients/ai-sdk.ts"),
+  aiSdk(
+    "ai-sdk-openai-compatible",
+    "`@ai-sdk/openai-compatible` 3.0.92 with `ai` 7 (`generateText`, `streamText`)",
+    "bench/clients/ai-sdk-openai-compatible.ts"
+  ),
   effect3(
     "effect3-floor-fetch",
     "Effect 3 floor, `FetchHttpClient`",
@@ -148,8 +165,8 @@ export const clients: ReadonlyArray<ClientSpec> = [
 /** Every client's id, in the registry's order. */
 export const allClients: ReadonlyArray<string> = clients.map((client) => client.id)
 
-/** The ids of the clients of a line (or of the peers). */
-export const clientsOf = (line: Line | "peer"): Array<string> =>
+/** The ids of the clients of a line (or of the peers, or of the AI SDK). */
+export const clientsOf = (line: Line | "peer" | "ai-sdk"): Array<string> =>
   clients.filter((client) => client.line === line).map((client) => client.id)
 
 const clientSpec = (id: string): ClientSpec => {
@@ -237,6 +254,8 @@ export interface ImportEntry {
   readonly line: Line | undefined
   /** What the application imports, resolved from the repository's root. */
   readonly specifier: string
+  /** The oldest Node.js major it loads on, when above the peers' (measured there alone). */
+  readonly lowestNode?: number
 }
 
 const lineEntries = (line: Line): Array<ImportEntry> =>
@@ -252,7 +271,21 @@ export const importEntries: ReadonlyArray<ImportEntry> = [
   ...lineEntries("effect3"),
   ...lineEntries("effect4"),
   { id: "ai21", label: "`import \"ai21\"`", line: undefined, specifier: "ai21" },
-  { id: "openai", label: "`import \"openai\"`", line: undefined, specifier: "openai" }
+  { id: "openai", label: "`import \"openai\"`", line: undefined, specifier: "openai" },
+  {
+    id: "ai-sdk",
+    label: "`import \"studio-effect-ai-sdk\"` (built: `npm run build -w studio-effect-ai-sdk`)",
+    line: undefined,
+    specifier: "studio-effect-ai-sdk",
+    lowestNode: aiSdkLowestNode
+  },
+  {
+    id: "ai-sdk-openai-compatible",
+    label: "`import \"@ai-sdk/openai-compatible\"`",
+    line: undefined,
+    specifier: "@ai-sdk/openai-compatible",
+    lowestNode: aiSdkLowestNode
+  }
 ]
 
 // ---------------------------------------------------------------------------------------------------------
@@ -407,7 +440,12 @@ const measureStartup = async (options: RunOptions, results: Results, log: (line:
     for (const entry of importEntries) {
       const measured = entry.line === undefined ? options.clients.includes(entry.id) : builtLines.includes(entry.line)
       if (!measured) continue
-      for (const node of entry.line === undefined ? peerNodes : [lineNode(entry.line)]) {
+      const nodes = entry.line !== undefined
+        ? [lineNode(entry.line)]
+        : entry.lowestNode !== undefined
+        ? [nodeFor(choice, entry.lowestNode)]
+        : peerNodes
+      for (const node of nodes) {
         await measure(results.imports, entry.id, node, () => importTime(node, entry.specifier, root))
       }
     }
@@ -829,8 +867,9 @@ const main = async () => {
   const node: NodeChoice = requested
   const started = Date.now()
   const used = [...new Set(ids.map(clientSpec).map((spec) => spec.line))].map((line) => {
-    const lowest = line === "peer" ? peersLowestNode : lines[line].lowestNode
-    return `${line === "peer" ? "peers" : `${lines[line].title} line`} on Node.js ${versionOf(nodeFor(node, lowest))}`
+    const lowest = line === "peer" ? peersLowestNode : line === "ai-sdk" ? aiSdkLowestNode : lines[line].lowestNode
+    const name = line === "peer" ? "peers" : line === "ai-sdk" ? "AI SDK clients" : `${lines[line].title} line`
+    return `${name} on Node.js ${versionOf(nodeFor(node, lowest))}`
   })
   console.log(
     `studio-effect benchmark: scale ${scale}, ${reps} repetitions; ${used.join(", ")}; ${os.cpus().length}× ${

@@ -1,8 +1,9 @@
 // Runs the test suites of the workspace and prints one closing line, `N passed, N failed`.
 //
 //   node scripts/test.mjs            the core, and each Effect line on a Node.js it supports (`npm test`)
-//   node scripts/test.mjs --matrix   the core, the Effect 3 line on Node 20 and 24, the Effect 4 line on 22 and 24
-//   node scripts/test.mjs effect4    one package (core, effect3 or effect4); extra arguments go to vitest
+//   node scripts/test.mjs --matrix   the core, the Effect 3 line on Node 20 and 24, the Effect 4 line and the AI SDK
+//                                    provider on 22 and 24
+//   node scripts/test.mjs effect4    one package (core, effect3, effect4 or ai-sdk); extra arguments go to vitest
 //
 // A Node.js the machine lacks comes from the npm registry (scripts/node.mjs). Suites run one after another:
 // each one already runs its files in parallel.
@@ -19,7 +20,8 @@ const reports = join(root, ".reports")
 const packages = {
   core: { dir: "packages/core", minimum: "20.18.1", matrix: [] },
   effect3: { dir: "packages/effect3", minimum: "20.18.1", matrix: [20, 24] },
-  effect4: { dir: "packages/effect4", minimum: "22.19.0", matrix: [22, 24] }
+  effect4: { dir: "packages/effect4", minimum: "22.19.0", matrix: [22, 24] },
+  "ai-sdk": { dir: "packages/ai-sdk", minimum: "22.19.0", matrix: [22, 24] }
 }
 
 const args = process.argv.slice(2)
