@@ -1,7 +1,7 @@
 /**
  * The AI SDK's prompt as the core's prompt (`studio-effect-core/ai/prompt`), whose `chatMessages` makes the
- * chat messages: tool calls and results renamed, tool outputs as values, and what no chat message holds
- * (reasoning, custom parts, approvals) marked unsent. File parts are dropped with a warning: the chat models
+ * chat messages: tool calls and results renamed, tool outputs as values, reasoning sent back as the assistant
+ * message's `reasoning_content`, and what no chat message holds (custom parts, approvals) marked unsent. File parts are dropped with a warning: the chat models
  * read text only.
  */
 import type { LanguageModelV4Prompt, LanguageModelV4ToolResultOutput, SharedV4Warning } from "@ai-sdk/provider"
@@ -23,7 +23,8 @@ const outputValue = (output: LanguageModelV4ToolResultOutput): unknown => {
   }
 }
 
-const unsent = { type: "reasoning" } as const
+/** A part no chat message holds. */
+const unsent = { type: "tool-approval-request" } as const
 
 /** The core's prompt for an AI SDK prompt, and a warning when file parts were left out. */
 export const corePrompt = (
@@ -50,6 +51,8 @@ export const corePrompt = (
             switch (part.type) {
               case "text":
                 return { type: "text", text: part.text }
+              case "reasoning":
+                return { type: "reasoning", text: part.text }
               case "tool-call":
                 return {
                   type: "tool-call",

@@ -1,6 +1,7 @@
 /**
  * The Studio provider of the AI SDK: `createStudio(settings)` and the default `studio`, whose key comes from
- * `STUDIO_API_KEY` and address from `STUDIO_BASE_URL` (read at each call, as the other entries read them).
+ * `STUDIO_API_KEY` and address from `STUDIO_BASE_URL`, or their aliases `AI21_API_KEY` and `AI21_API_HOST`
+ * where those are missing or empty (read at each call, as the other entries read them).
  */
 import {
   type EmbeddingModelV4,
@@ -13,6 +14,7 @@ import { loadApiKey } from "@ai-sdk/provider-utils"
 import { sizeIssues } from "studio-effect-core/bytes/sizeLimits"
 import { defaultMaxEventSize } from "studio-effect-core/sse/SseParser"
 import { resolveBaseUrl } from "studio-effect-core/url/baseUrl"
+import { apiKeyVariables, baseUrlVariables, firstSet } from "studio-effect-core/wire/environment"
 import { defaultMaxUploadSize, StudioFiles } from "./files.js"
 import type { Connection } from "./http.js"
 import { type StudioChatModelId, StudioLanguageModel } from "./languageModel.js"
@@ -24,11 +26,15 @@ export const defaultBaseURL = "https://api.ai21.com"
 export const defaultMaxResponseSize = 32 * 1024 * 1024
 
 export interface StudioProviderSettings {
-  /** The API key, sent as a bearer token; `STUDIO_API_KEY` from the environment when not given. */
+  /**
+   * The API key, sent as a bearer token; `STUDIO_API_KEY` from the environment when not given, or its alias
+   * `AI21_API_KEY` when that is missing or empty.
+   */
   readonly apiKey?: string
   /**
    * The service's address (`https://`, or `http://` to loopback such as `studio-effect serve`), with or
-   * without `/studio/v1`; `STUDIO_BASE_URL` from the environment, then `https://api.ai21.com`.
+   * without `/studio/v1`; `STUDIO_BASE_URL` from the environment (or its alias `AI21_API_HOST`), then
+   * `https://api.ai21.com`.
    */
   readonly baseURL?: string
   /** Headers sent with every request. */
@@ -52,10 +58,9 @@ export interface StudioProvider extends ProviderV4 {
 }
 
 /** A setting from the environment; unset and empty are the same. */
-const environment = (name: string): string | undefined => {
-  const value = (globalThis as { process?: { env: Record<string, string | undefined> } }).process?.env[name]
-  return value === undefined || value === "" ? undefined : value
-}
+/** The first of `names` set in the environment (a `STUDIO_` name, then its `AI21_` alias), if any. */
+const environment = (names: ReadonlyArray<string>): string | undefined =>
+  firstSet((globalThis as { process?: { env: Record<string, string | undefined> } }).process?.env ?? {}, names)
 
 /** The provider's name, as `LanguageModelV4.provider` gives it. */
 const providerName = "studio.chat"
@@ -68,7 +73,7 @@ export const createStudio = (settings: StudioProviderSettings = {}): StudioProvi
   })
   if (sizes.length > 0) throw new InvalidArgumentError({ argument: sizes[0]!.path, message: sizes[0]!.message })
   const baseUrl = (): string => {
-    const resolved = resolveBaseUrl(settings.baseURL ?? environment("STUDIO_BASE_URL") ?? defaultBaseURL, false)
+    const resolved = resolveBaseUrl(settings.baseURL ?? environment(baseUrlVariables) ?? defaultBaseURL, false)
     if (resolved._tag === "Problem") throw new InvalidArgumentError({ argument: "baseURL", message: resolved.problem })
     return resolved.url
   }
@@ -76,7 +81,9 @@ export const createStudio = (settings: StudioProviderSettings = {}): StudioProvi
     url: (path) => baseUrl() + path,
     headers: (callHeaders) => {
       const key = loadApiKey({
-        apiKey: settings.apiKey === "" ? undefined : settings.apiKey,
+        apiKey: settings.apiKey === "" || settings.apiKey === undefined
+          ? environment(apiKeyVariables)
+          : settings.apiKey,
         environmentVariableName: "STUDIO_API_KEY",
         description: "Studio"
       })

@@ -135,7 +135,28 @@ describe("the service's errors", () => {
     expect(JSON.parse(request!.body)).toEqual({ model: "fpmodel-mini", messages: [{ role: "user", content: "Hi" }] })
   })
 
-  it("the prompt's messages, settings and tools as the service's fields; what it lacks as warnings", async () => {
+  it("the key and address come from STUDIO_API_KEY and STUDIO_BASE_URL, else AI21_API_KEY and AI21_API_HOST", async () => {
+    server = await startScripted((_, response) => json(response, 200, completion({ content: "ok" })))
+    const names = ["STUDIO_API_KEY", "STUDIO_BASE_URL", "AI21_API_KEY", "AI21_API_HOST"] as const
+    const saved = names.map((name) => process.env[name])
+    const sentKey = async (env: Partial<Record<typeof names[number], string>>) => {
+      for (const name of names) process.env[name] = env[name] ?? ""
+      await createStudio()("fpmodel-mini").doGenerate(prompt)
+      return server!.requests.at(-1)!.headers["authorization"]
+    }
+    try {
+      expect(await sentKey({ AI21_API_KEY: "sk-ai21", AI21_API_HOST: server.url })).toBe("Bearer sk-ai21")
+      expect(await sentKey({ STUDIO_API_KEY: "sk-studio", AI21_API_KEY: "sk-ai21", STUDIO_BASE_URL: server.url }))
+        .toBe("Bearer sk-studio")
+    } finally {
+      names.forEach((name, i) => {
+        if (saved[i] === undefined) delete process.env[name]
+        else process.env[name] = saved[i]
+      })
+    }
+  })
+
+  it("the prompt's messages (reasoning sent back), settings and tools as the service's fields; what it lacks as warnings", async () => {
     const { model, server } = await scripted((_, response) => json(response, 200, completion({ content: "ok" })))
     const result = await model.doGenerate({
       prompt: [
@@ -151,7 +172,7 @@ describe("the service's errors", () => {
         {
           role: "assistant",
           content: [
-            { type: "reasoning", text: "unsent" },
+            { type: "reasoning", text: "A lookup answers it." },
             { type: "tool-call", toolCallId: "call-1", toolName: "lookup", input: { q: "x" } }
           ]
         },
@@ -187,7 +208,8 @@ describe("the service's errors", () => {
         { role: "user", content: "Look" },
         {
           role: "assistant",
-          tool_calls: [{ id: "call-1", type: "function", function: { name: "lookup", arguments: "{\"q\":\"x\"}" } }]
+          tool_calls: [{ id: "call-1", type: "function", function: { name: "lookup", arguments: "{\"q\":\"x\"}" } }],
+          reasoning_content: "A lookup answers it."
         },
         { role: "tool", tool_call_id: "call-1", content: "{\"found\":true}" }
       ],

@@ -43,6 +43,18 @@ describe("against studio-effect serve", () => {
     expect((await result.usage).outputTokens).toBe(whole.usage.outputTokens)
   })
 
+  it("fpmodel-large's reasoning: generateText's reasoningText, and streamText's reasoning before its text", async () => {
+    const options = { prompt: "Is the sea salty?", temperature: 0 } as const
+    const whole = await generateText({ model: studio("fpmodel-large"), ...options })
+    expect(whole.reasoningText).toMatch(/^The request is "Is the sea salty\?"/)
+    const parts: Array<{ readonly type: string; readonly text?: string }> = []
+    for await (const part of streamText({ model: studio("fpmodel-large"), ...options }).fullStream) parts.push(part)
+    const types = parts.map((part) => part.type)
+    expect(types.indexOf("reasoning-end")).toBeLessThan(types.indexOf("text-start"))
+    const reasoning = parts.filter((part) => part.type === "reasoning-delta").map((part) => part.text).join("")
+    expect(reasoning).toBe(whole.reasoningText)
+  })
+
   it("doStream gives stream-start, response-metadata, text parts, finish, and raw chunks when asked", async () => {
     const { stream } = await studio("fpmodel-mini").doStream({
       prompt: [{ role: "user", content: [{ type: "text", text: "Hello there" }] }],

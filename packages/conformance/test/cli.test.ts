@@ -240,6 +240,14 @@ describe.concurrent("studio-effect chat", spawning, () => {
     expect(result.stdout).toContain("Hello over HTTP")
   })
 
+  it("against a service over HTTP with AI21_API_HOST and AI21_API_KEY, the official SDKs' names", async () => {
+    const result = await cli(["chat", "Hello by alias"], {
+      env: { STUDIO_BASE_URL: "", STUDIO_API_KEY: "", AI21_API_HOST: service.url, AI21_API_KEY: goodKey }
+    })
+    expect(result.code, result.stderr).toBe(0)
+    expect(result.stdout).toContain("Hello by alias")
+  })
+
   it("a refused key is one line on stderr and a non-zero exit", async () => {
     const result = await cli(["chat", "Hello"], { env: { ...asService(), STUDIO_API_KEY: "wrong-key" } })
     expect(result.code).not.toBe(0)

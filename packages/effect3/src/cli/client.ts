@@ -15,6 +15,7 @@ import {
   unknownInFreshMessage
 } from "studio-effect-core/cli/client"
 import { exitCodes } from "studio-effect-core/cli/exitCodes"
+import { apiKeyVariables } from "studio-effect-core/wire/environment"
 import * as Reference from "../reference/index.js"
 import * as StudioClient from "../StudioClient.js"
 import { CliFailure, describe } from "./failure.js"
@@ -30,14 +31,19 @@ export const reference = Options.boolean("reference").pipe(
 )
 
 /**
- * The client of the Studio service, from STUDIO_API_KEY and STUDIO_BASE_URL over `fetch`. A missing key says
+ * The client of the Studio service, from STUDIO_API_KEY and STUDIO_BASE_URL (or their aliases AI21_API_KEY and
+ * AI21_API_HOST) over `fetch`. A missing key says
  * how to set one (and `--reference` only to a command that takes it).
  */
 const serviceLayer = (takesReference: boolean): Layer.Layer<StudioClient.StudioClient, CliFailure> =>
   Layer.unwrapEffect(
     Effect.gen(function*() {
-      const key = yield* Config.option(Config.nonEmptyString("STUDIO_API_KEY")).pipe(Effect.orDie)
-      if (Option.isNone(key)) {
+      let hasKey = false
+      for (const name of apiKeyVariables) {
+        const key = yield* Config.option(Config.string(name)).pipe(Effect.orDie)
+        hasKey ||= Option.isSome(Option.filter(key, (key) => key.trim() !== ""))
+      }
+      if (!hasKey) {
         return yield* new CliFailure({ message: missingKeyMessage(takesReference), exitCode: exitCodes.auth })
       }
       return StudioClient.layerConfig().pipe(

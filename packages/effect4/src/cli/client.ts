@@ -15,6 +15,7 @@ import {
   unknownInFreshMessage
 } from "studio-effect-core/cli/client"
 import { exitCodes } from "studio-effect-core/cli/exitCodes"
+import { apiKeyVariables } from "studio-effect-core/wire/environment"
 import { CliFailure } from "./failure.js"
 import * as Modules from "./modules.js"
 
@@ -30,15 +31,20 @@ export const reference = Flag.Boolean("reference").pipe(
 )
 
 /**
- * The client of the Studio service, from STUDIO_API_KEY and STUDIO_BASE_URL over `fetch`. A missing key says
+ * The client of the Studio service, from STUDIO_API_KEY and STUDIO_BASE_URL (or their aliases AI21_API_KEY and
+ * AI21_API_HOST) over `fetch`. A missing key says
  * how to set one (and `--reference` only to a command that takes it); a key or base URL the client refuses
  * fails with the client's error.
  */
 const serviceLayer = (takesReference: boolean) =>
   Layer.unwrap(
     Effect.gen(function*() {
-      const key = yield* Config.option(Config.String("STUDIO_API_KEY")).pipe(Effect.orDie)
-      if (Option.isNone(Option.filter(key, (key) => key.trim() !== ""))) {
+      let hasKey = false
+      for (const name of apiKeyVariables) {
+        const key = yield* Config.option(Config.String(name)).pipe(Effect.orDie)
+        hasKey ||= Option.isSome(Option.filter(key, (key) => key.trim() !== ""))
+      }
+      if (!hasKey) {
         return yield* new CliFailure({ message: missingKeyMessage(takesReference), exitCode: exitCodes.auth })
       }
       const StudioClient = yield* Modules.StudioClient
