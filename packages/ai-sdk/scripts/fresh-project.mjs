@@ -1,7 +1,8 @@
 // The package as a user gets it: `npm pack` of studio-effect-core and studio-effect-ai-sdk (each built by its
 // prepack) into a temporary directory, a fresh project that installs both tarballs with `ai` 7 and `zod` from
-// the npm registry (the local cache first), no `effect` among its packages, and the README's generateText
-// sample run in it against `studio-effect serve` of the Effect 4 line on 127.0.0.1.
+// the npm registry (the local cache first), no `effect` among its packages, and every sample of the README
+// run in it (its types stripped by TypeScript's transpiler) against `studio-effect serve` of the Effect 4 line
+// on 127.0.0.1.
 //
 //   node packages/ai-sdk/scripts/fresh-project.mjs      (on Node.js 22 or later)
 import { execFileSync, spawn } from "node:child_process"
@@ -9,6 +10,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
+import ts from "typescript"
 
 const packageDir = fileURLToPath(new URL("..", import.meta.url))
 const root = join(packageDir, "../..")
@@ -53,19 +55,27 @@ try {
   walk(installed.dependencies)
   if (names.has("effect")) throw new Error("effect is installed with studio-effect-ai-sdk")
   console.log(`installed ${names.size} packages, effect not among them`)
+  // every sample of the README, its types stripped as a user's build would, run from the installed tarballs
   const readme = readFileSync(join(packageDir, "README.md"), "utf8")
-  const sample = [...readme.matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => match[1]).find((code) =>
-    code.includes("await generateText(") && code.includes("maxOutputTokens: 200")
-  )
-  writeFileSync(join(project, "sample.mjs"), sample)
+  const samples = [...readme.matchAll(/```ts\n([\s\S]*?)```/g)].map((match, i) => {
+    const name = `sample-${i + 1}.mjs`
+    const js = ts.transpileModule(match[1], {
+      compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: false }
+    }).outputText
+    writeFileSync(join(project, name), js)
+    return name
+  })
   const serve = await startServe()
   try {
-    const out = execFileSync(process.execPath, ["sample.mjs"], {
-      cwd: project,
-      encoding: "utf8",
-      env: { ...process.env, STUDIO_BASE_URL: serve.url, STUDIO_API_KEY: "anything" }
-    })
-    console.log(`the README's generateText sample against serve printed:\n${out.trim()}`)
+    for (const name of samples) {
+      const out = execFileSync(process.execPath, [name], {
+        cwd: project,
+        encoding: "utf8",
+        env: { ...process.env, STUDIO_BASE_URL: serve.url, STUDIO_API_KEY: "anything" }
+      })
+      console.log(`${name} against serve: exit 0, ${out.trim().split("\n")[0].slice(0, 100)}`)
+    }
+    console.log(`every README sample (${samples.length}) ran from the packed tarballs`)
   } finally {
     serve.child.kill("SIGINT")
   }

@@ -5,23 +5,11 @@
  * completion as `Chat.create`; a scripted reply's reasoning is sent as it is; the `effect/ai` provider
  * gives it as reasoning parts, generated and streamed.
  */
-import {
-  collect,
-  describe,
-  Effect,
-  expect,
-  fold,
-  it,
-  LanguageModel,
-  Layer,
-  Redacted,
-  type Scope,
-  Stream,
-  transportLayers
-} from "@studio-effect/line"
+import { collect, describe, Effect, expect, fold, it, LanguageModel, Stream } from "@studio-effect/line"
 import { Chat, type ChatSchema, StudioClient } from "studio-effect"
 import { StudioLanguageModel } from "studio-effect/ai"
 import * as Reference from "studio-effect/reference"
+import { referenceClients } from "./support/referenceClients.js"
 
 const question = (model: string): ChatSchema.ChatRequest => ({
   model,
@@ -33,21 +21,7 @@ const service: Reference.ReferenceOptions = {
   model: [scripted, scripted]
 }
 
-const clients: ReadonlyArray<
-  readonly [string, Effect.Effect<Layer.Layer<StudioClient.StudioClient>, unknown, Scope.Scope>]
-> = [
-  ["in memory", Effect.succeed(Reference.layerClient({ ...service, client: { apiKey: Redacted.make("k") } }))],
-  ...transportLayers.map(([name, transport]) =>
-    [
-      `over a socket (${name})`,
-      Effect.map(Reference.listen({ ...service, apiKeys: ["k"] }), (server) =>
-        StudioClient.layer({ apiKey: Redacted.make("k"), baseUrl: server.url }).pipe(
-          Layer.orDie,
-          Layer.provide(transport)
-        ))
-    ] as const
-  )
-]
+const clients = referenceClients(service)
 
 describe.each(clients)("reasoning, against the reference service %s", (_, client) => {
   const withClient = <A, E>(effect: Effect.Effect<A, E, StudioClient.StudioClient>) =>

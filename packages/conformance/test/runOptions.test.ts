@@ -5,20 +5,10 @@
  * service where it can: a run whose `output_type` is a JSON Schema completes with a value of it. Against
  * the reference service in memory and over a socket on each transport, and against a recording server.
  */
-import {
-  describe,
-  Effect,
-  expect,
-  FetchHttpClient,
-  it,
-  Layer,
-  outcome,
-  Redacted,
-  type Scope,
-  transportLayers
-} from "@studio-effect/line"
+import { describe, Effect, expect, FetchHttpClient, it, Layer, outcome, Redacted } from "@studio-effect/line"
 import { Assistants, Maestro, StudioClient } from "studio-effect"
 import * as Reference from "studio-effect/reference"
+import { referenceClients } from "./support/referenceClients.js"
 import { testServer } from "./support/testServer.js"
 
 const trip = {
@@ -40,21 +30,7 @@ const expectTrip = (result: unknown) => {
 }
 
 const service: Reference.ReferenceOptions = { runStepDuration: 0 }
-const clients: ReadonlyArray<
-  readonly [string, Effect.Effect<Layer.Layer<StudioClient.StudioClient>, unknown, Scope.Scope>]
-> = [
-  ["in memory", Effect.succeed(Reference.layerClient({ ...service, client: { apiKey: Redacted.make("k") } }))],
-  ...transportLayers.map(([name, transport]) =>
-    [
-      `over a socket (${name})`,
-      Effect.map(Reference.listen({ ...service, apiKeys: ["k"] }), (server) =>
-        StudioClient.layer({ apiKey: Redacted.make("k"), baseUrl: server.url }).pipe(
-          Layer.orDie,
-          Layer.provide(transport)
-        ))
-    ] as const
-  )
-]
+const clients = referenceClients(service)
 
 describe.each(clients)("a run's output type and switches, against the reference service %s", (_, client) => {
   const withClient = <A, E>(effect: Effect.Effect<A, E, StudioClient.StudioClient>) =>
