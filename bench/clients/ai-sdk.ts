@@ -12,7 +12,8 @@ const providers = new Map<string, StudioProvider>()
 const providerFor = (origin: string): StudioProvider => {
   let provider = providers.get(origin)
   if (provider === undefined) {
-    provider = createStudio({ apiKey, baseURL: origin })
+    // the provider bounds a whole stream by maxResponseSize (32 MiB by default); the long streams are larger
+    provider = createStudio({ apiKey, baseURL: origin, maxResponseSize: 256 * 1024 * 1024 })
     providers.set(origin, provider)
   }
   return provider
