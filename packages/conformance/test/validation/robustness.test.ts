@@ -80,6 +80,17 @@ describe.each(schemas)("$name never crashes", ({ fields, schema, valid }) => {
     )
   })
 
+  it("a value that cannot be turned into text (its toString or valueOf not a function) is an issue, not a defect", () => {
+    const unreadable = [{ toString: 0 }, { valueOf: null, toString: {} }, Object.create(null)]
+    for (const value of unreadable) {
+      const turns = [{ role: value, content: "x" }]
+      const input = fields.includes("messages") ? { model: "fpmodel-mini", messages: turns } : { input: turns }
+      const exit = Effect.runSyncExit(outcome(validateRequest("test", schema, input)))
+      expect(Exit.isSuccess(exit)).toBe(true)
+      expect(Exit.isSuccess(exit) && isFailure(exit.value)).toBe(true)
+    }
+  })
+
   it("fields the interface does not list are kept at the top level", () => {
     fc.assert(
       fc.property(valid, extraFields(fields), (request: any, extra) => {

@@ -10,6 +10,10 @@ import { fromParseError } from "./issues.js"
 
 const parseOptions = { errors: "all", onExcessProperty: "preserve" } as const
 
+/** Why a request holding a value that cannot be read as text is refused. */
+const unreadableValue =
+  "the request holds an object that cannot be read as text (its toString and valueOf are not functions): send plain data"
+
 /** Checks the input of a call against a request schema, naming the operation in its error. */
 export type RequestValidator<A> = (operation: string, input: unknown) => Effect.Effect<A, ValidationError>
 
@@ -24,7 +28,20 @@ export const requestValidator = <A, I>(schema: Schema.Schema<A, I>, accept?: Acc
   return (operation, input) => {
     const accepted = accept?.(input)
     if (accepted !== undefined) return Effect.succeed(accepted)
-    const result = decode(input)
+    let result: ReturnType<typeof decode>
+    try {
+      result = decode(input)
+    } catch {
+      // Effect 3's schema reads a union's tag with `String(value)`, which throws for an object whose
+      // `toString` and `valueOf` are not functions (or that has neither): such a request is refused, not a defect
+      return Effect.fail(
+        new ValidationError({
+          operation,
+          source: "client",
+          issues: [new ValidationIssue({ path: "", message: unreadableValue })]
+        })
+      )
+    }
     return result._tag === "Right"
       ? Effect.succeed(result.right)
       : Effect.fail(
