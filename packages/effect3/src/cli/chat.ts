@@ -11,6 +11,7 @@ import * as fs from "node:fs/promises"
 import { concatBytes } from "studio-effect-core/bytes/concatBytes"
 import * as ChatWords from "studio-effect-core/cli/chat"
 import { exitCodes } from "studio-effect-core/cli/exitCodes"
+import { flagValues } from "studio-effect-core/cli/flagValues"
 import * as Chat from "../Chat.js"
 import type { ChatRequest } from "../ChatSchema.js"
 import * as Client from "./client.js"
@@ -121,15 +122,9 @@ export const command = Command.make(
         return yield* new CliFailure({ message: ChatWords.promptRefusals.empty, exitCode: exitCodes.usage })
       }
       const request: ChatRequest = ChatWords.chatRequest({
-        model: options.model,
+        ...flagValues(options),
         prompt: text,
-        system: Option.getOrUndefined(options.system),
-        temperature: Option.getOrUndefined(options.temperature),
-        topP: Option.getOrUndefined(options.topP),
-        maxTokens: Option.getOrUndefined(options.maxTokens),
-        stop: options.stop,
-        documents: yield* Effect.forEach(options.documents, readDocument),
-        jsonMode: options.jsonMode
+        documents: yield* Effect.forEach(options.documents, readDocument)
       })
       if (options.json) {
         const completion = yield* Chat.create(request)

@@ -8,6 +8,7 @@ import * as Options from "@effect/cli/Options"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { exitCodes } from "studio-effect-core/cli/exitCodes"
+import { flagValues } from "studio-effect-core/cli/flagValues"
 import { noInstructionMessage, runDescriptions, runExamples, runRequest } from "studio-effect-core/cli/run"
 import { budgets, responseLanguages, runIncludes } from "studio-effect-core/wire/runs"
 import * as Maestro from "../Maestro.js"
@@ -107,17 +108,7 @@ export const command = Command.make(
       if (Option.isNone(options.instruction)) {
         return yield* new CliFailure({ message: noInstructionMessage, exitCode: exitCodes.usage })
       }
-      const request: RunRequest = runRequest(options.instruction.value, options.requirements, {
-        budget: Option.getOrUndefined(options.budget),
-        include: options.include,
-        model: Option.getOrUndefined(options.model),
-        system: Option.getOrUndefined(options.system),
-        language: Option.getOrUndefined(options.language),
-        webSearch: options.webSearch,
-        webSearchUrls: options.webSearchUrls,
-        fileSearch: options.fileSearch,
-        fileLabels: options.fileLabels
-      })
+      const request: RunRequest = runRequest(options.instruction.value, options.requirements, flagValues(options))
       const run = yield* Effect.flatMap(Maestro.create(request), (run) => follow(run, { embedded: options.reference }))
       yield* printRun(run)
     }).pipe(Effect.provide(Client.layer(options.reference)))

@@ -8,6 +8,7 @@ import * as Flag from "effect/cli/Flag"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { exitCodes } from "studio-effect-core/cli/exitCodes"
+import { flagValues } from "studio-effect-core/cli/flagValues"
 import { noInstructionMessage, runDescriptions, runExamples, runRequest } from "studio-effect-core/cli/run"
 import { budgets, responseLanguages, runIncludes } from "studio-effect-core/wire/runs"
 import type { RunRequest } from "../MaestroSchema.js"
@@ -116,17 +117,7 @@ export const command = Command.make(
         return yield* new CliFailure({ message: noInstructionMessage, exitCode: exitCodes.usage })
       }
       const chosen = requirementsOf(options.requirements)
-      const request: RunRequest = runRequest(options.instruction.value, chosen, {
-        budget: Option.getOrUndefined(options.budget),
-        include: options.include,
-        model: Option.getOrUndefined(options.model),
-        system: Option.getOrUndefined(options.system),
-        language: Option.getOrUndefined(options.language),
-        webSearch: options.webSearch,
-        webSearchUrls: options.webSearchUrls,
-        fileSearch: options.fileSearch,
-        fileLabels: options.fileLabels
-      })
+      const request: RunRequest = runRequest(options.instruction.value, chosen, flagValues(options))
       const Maestro = yield* Modules.Maestro
       const run = yield* Effect.flatMap(Maestro.create(request), (run) => follow(run, { embedded: options.reference }))
       yield* printRun(run)
