@@ -21,21 +21,9 @@ import {
 import { Chat, StudioClient } from "studio-effect"
 import { Studio, ToolCallError, type ToolHandlers, ValidationError } from "studio-effect/promise"
 import * as Reference from "studio-effect/reference"
+import { weather } from "./support/weather.js"
 
 const key = "sk-tools-0123456789"
-
-const weather = {
-  type: "function" as const,
-  function: {
-    name: "get_weather",
-    description: "The current weather in a city",
-    parameters: {
-      type: "object" as const,
-      properties: { city: { type: "string", description: "The city" } },
-      required: ["city"]
-    }
-  }
-}
 
 const request = {
   model: "fpmodel-mini",

@@ -22,7 +22,7 @@ import OpenAI from "openai"
 import { Chat, StudioClient } from "studio-effect"
 import * as Reference from "studio-effect/reference"
 import { startServe, stop } from "../support/serve.js"
-import { question, weather } from "./weather.js"
+import { question, weather } from "../support/weather.js"
 
 const key = "interop-key"
 

@@ -6,7 +6,7 @@ import { decodeOutcome, describe, Effect, expect, isSuccess, it, yieldNow } from
 import * as fc from "fast-check"
 import { Chat, ChatSchema, StudioError } from "studio-effect"
 import * as Reference from "studio-effect/reference"
-import { question, weather } from "./weather.js"
+import { question, weather } from "../support/weather.js"
 
 /** A handler's own typed failure. */
 class Offline {

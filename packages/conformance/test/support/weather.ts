@@ -1,4 +1,4 @@
-/** The tool-calling conversation the interop tests hold: one weather tool and the question that calls it. */
+/** A tool-calling conversation held once for the tests of tool loops: one weather tool and the question that calls it. */
 
 export const weather = {
   type: "function" as const,
