@@ -14,11 +14,10 @@ import * as Effect from "effect/Effect"
 import { dual } from "effect/Function"
 import * as HttpClient from "effect/http/HttpClient"
 import * as Layer from "effect/Layer"
-import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import type * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
-import { apiKeyVariables, baseUrlVariables } from "studio-effect-core/wire/environment"
+import { apiKeyOf, baseUrlOf } from "./internal/environment.js"
 import { checkApiKey } from "./internal/http/apiKey.js"
 import { checkBaseUrl } from "./internal/http/baseUrl.js"
 import { checkSizes } from "./internal/http/body.js"
@@ -295,14 +294,8 @@ export const layerConfig = (
 ): Layer.Layer<StudioClient, ValidationError | Config.ConfigError, HttpClient.HttpClient> =>
   Layer.unwrap(Effect.gen(function*() {
     const { apiKey: apiKeyConfig, baseUrl: baseUrlConfig, withoutKey, ...rest } = options
-    const key = yield* firstSet(
-      apiKeyConfig === undefined ? apiKeyVariables.map((name) => Config.Redacted(name)) : [apiKeyConfig],
-      (key) => Redacted.value(key).trim() !== ""
-    )
-    const url = yield* firstSet(
-      baseUrlConfig === undefined ? baseUrlVariables.map((name) => Config.String(name)) : [baseUrlConfig],
-      (url) => url.trim() !== ""
-    )
+    const key = yield* apiKeyOf(apiKeyConfig)
+    const url = yield* baseUrlOf(baseUrlConfig)
     if (key === undefined && withoutKey === "reference" && url !== undefined) {
       // a deployment that lost its key must not be answered by the fake in place of the service it names
       yield* Effect.logWarning(
@@ -326,16 +319,6 @@ export const layerConfig = (
       make({ ...rest, apiKey: key, baseUrl: url })
     )
   }))
-
-/** The value of the first config that is set to a value `isSet` takes; a present but invalid one fails. */
-const firstSet = <A>(configs: ReadonlyArray<Config.Config<A>>, isSet: (value: A) => boolean) =>
-  Effect.gen(function*() {
-    for (const config of configs) {
-      const value = Option.filter(yield* Config.option(config), isSet)
-      if (Option.isSome(value)) return value.value
-    }
-    return undefined
-  })
 
 /**
  * Reads an API key as `Redacted` (for `layer`), so it never shows in logs or errors.

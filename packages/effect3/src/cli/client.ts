@@ -4,10 +4,8 @@
  */
 import * as Options from "@effect/cli/Options"
 import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
-import * as Config from "effect/Config"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import * as Option from "effect/Option"
 import {
   isNotFound,
   missingKeyMessage,
@@ -15,7 +13,7 @@ import {
   unknownInFreshMessage
 } from "studio-effect-core/cli/client"
 import { exitCodes } from "studio-effect-core/cli/exitCodes"
-import { apiKeyVariables } from "studio-effect-core/wire/environment"
+import { apiKeyOf } from "../internal/environment.js"
 import * as Reference from "../reference/index.js"
 import * as StudioClient from "../StudioClient.js"
 import { CliFailure, describe } from "./failure.js"
@@ -38,12 +36,7 @@ export const reference = Options.boolean("reference").pipe(
 const serviceLayer = (takesReference: boolean): Layer.Layer<StudioClient.StudioClient, CliFailure> =>
   Layer.unwrapEffect(
     Effect.gen(function*() {
-      let hasKey = false
-      for (const name of apiKeyVariables) {
-        const key = yield* Config.option(Config.string(name)).pipe(Effect.orDie)
-        hasKey ||= Option.isSome(Option.filter(key, (key) => key.trim() !== ""))
-      }
-      if (!hasKey) {
+      if ((yield* apiKeyOf(undefined).pipe(Effect.orDie)) === undefined) {
         return yield* new CliFailure({ message: missingKeyMessage(takesReference), exitCode: exitCodes.auth })
       }
       return StudioClient.layerConfig().pipe(

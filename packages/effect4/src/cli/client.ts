@@ -3,11 +3,9 @@
  * `--reference` the reference service embedded in memory.
  */
 import * as Flag from "effect/cli/Flag"
-import * as Config from "effect/Config"
 import * as Effect from "effect/Effect"
 import * as FetchHttpClient from "effect/http/FetchHttpClient"
 import * as Layer from "effect/Layer"
-import * as Option from "effect/Option"
 import {
   isNotFound,
   missingKeyMessage,
@@ -15,7 +13,7 @@ import {
   unknownInFreshMessage
 } from "studio-effect-core/cli/client"
 import { exitCodes } from "studio-effect-core/cli/exitCodes"
-import { apiKeyVariables } from "studio-effect-core/wire/environment"
+import { apiKeyOf } from "../internal/environment.js"
 import { CliFailure } from "./failure.js"
 import * as Modules from "./modules.js"
 
@@ -39,12 +37,7 @@ export const reference = Flag.Boolean("reference").pipe(
 const serviceLayer = (takesReference: boolean) =>
   Layer.unwrap(
     Effect.gen(function*() {
-      let hasKey = false
-      for (const name of apiKeyVariables) {
-        const key = yield* Config.option(Config.String(name)).pipe(Effect.orDie)
-        hasKey ||= Option.isSome(Option.filter(key, (key) => key.trim() !== ""))
-      }
-      if (!hasKey) {
+      if ((yield* apiKeyOf(undefined).pipe(Effect.orDie)) === undefined) {
         return yield* new CliFailure({ message: missingKeyMessage(takesReference), exitCode: exitCodes.auth })
       }
       const StudioClient = yield* Modules.StudioClient
