@@ -335,6 +335,8 @@ export class Studio {
         Effect.onExit(Scope.extend(open, scope), (exit) => Exit.isSuccess(exit) ? Effect.void : release),
         (answer) => {
           signal.addEventListener("abort", onAbort, { once: true })
+          // aborted while it opened: released now, as no listener will hear it
+          if (signal.aborted) onAbort()
           return { ...answer, value: this.iterate(Stream.ensuring(answer.value, release), options) }
         }
       )
