@@ -84,6 +84,7 @@ const fakeClient = StudioClient.StudioClient.of({
   baseUrl: "http://127.0.0.1",
   json: () => Effect.die("not used"),
   jsonWithResponse: () => Effect.die("not used"),
+  openEventsWithResponse: () => Effect.die("not used"),
   openEvents: (_request, parse) => Effect.map(decodeEventsWith("POST", "x", parse)(readStream()), streamOf),
   redact: (error) => error,
   redactAttributes: (attributes) => attributes

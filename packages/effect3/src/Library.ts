@@ -2,7 +2,8 @@
  * The library of files that a run's `file_search` tool searches: `upload` a file (from a path, bytes, a
  * `Blob` or a byte `Stream`) with its path, labels and public URL, `list` the files (or `stream` them all,
  * page by page), `retrieve`, `update` and `delete` one, `search` their segments, and read the status of a
- * batch upload (`batchStatus`).
+ * batch upload (`batchStatus`). Each operation has a `…WithResponse` variant that gives its value with the
+ * answer's status, headers, request id and rate-limit figures (`uploadWithResponse`, `listWithResponse`, ...).
  *
  * @since 0.1.0
  */
@@ -30,7 +31,7 @@ import {
   UploadedFile,
   UploadFields
 } from "./LibrarySchema.js"
-import type { StudioClient } from "./StudioClient.js"
+import type { StudioClient, WithResponse } from "./StudioClient.js"
 import { type RequestError, ValidationError, ValidationIssue } from "./StudioError.js"
 
 /**
@@ -141,6 +142,22 @@ const uploadOperation = Operation.json({
 
 const validateUploadFields = requestValidator(UploadFields)
 
+/** The form an upload sends: its fields checked, its file read within `maxUploadSize`. */
+const uploadBody = <E, R>(
+  file: FileSource<E, R>,
+  options: UploadOptions
+): Effect.Effect<RawBody, E | ValidationError, R | FileSystem.FileSystem> =>
+  Effect.gen(function*() {
+    const { maxUploadSize, name, ...rest } = options
+    const limit = maxUploadSize ?? defaultMaxUploadSize
+    if (!(Number.isSafeInteger(limit) && limit >= 1)) {
+      return yield* uploadError("maxUploadSize", `${limit} is not a size: use a whole number of bytes, such as 8388608`)
+    }
+    const fields = yield* validateUploadFields("library.upload", rest)
+    const source = yield* readSource(file, limit)
+    return yield* formOf(source.blob, name ?? source.name, fields)
+  })
+
 /**
  * Uploads a file to the library, as a `multipart/form-data` form: the file, with its `path`, `labels`,
  * `publicUrl` and `batchId` when given. The file is read first, up to `maxUploadSize` bytes (64 MiB by
@@ -161,17 +178,25 @@ export const upload: {
     options?: UploadOptions
   ): Effect.Effect<UploadedFile, RequestError | E, StudioClient | R>
 } = <E, R>(file: FileSource<E, R>, options: UploadOptions = {}): Effect.Effect<any, any, any> =>
-  Effect.gen(function*() {
-    const { maxUploadSize, name, ...rest } = options
-    const limit = maxUploadSize ?? defaultMaxUploadSize
-    if (!(Number.isSafeInteger(limit) && limit >= 1)) {
-      return yield* uploadError("maxUploadSize", `${limit} is not a size: use a whole number of bytes, such as 8388608`)
-    }
-    const fields = yield* validateUploadFields("library.upload", rest)
-    const source = yield* readSource(file, limit)
-    const form = yield* formOf(source.blob, name ?? source.name, fields)
-    return yield* uploadOperation(form)
-  })
+  Effect.flatMap(uploadBody(file, options), uploadOperation)
+
+/**
+ * `upload`, with what the answer said about it: its status, headers, request id and rate-limit figures.
+ *
+ * @since 0.2.0
+ * @category operations
+ */
+export const uploadWithResponse: {
+  (
+    file: string,
+    options?: UploadOptions
+  ): Effect.Effect<WithResponse<UploadedFile>, RequestError, StudioClient | FileSystem.FileSystem>
+  <E = never, R = never>(
+    file: Uint8Array | Blob | Stream.Stream<Uint8Array, E, R>,
+    options?: UploadOptions
+  ): Effect.Effect<WithResponse<UploadedFile>, RequestError | E, StudioClient | R>
+} = <E, R>(file: FileSource<E, R>, options: UploadOptions = {}): Effect.Effect<any, any, any> =>
+  Effect.flatMap(uploadBody(file, options), uploadOperation.withResponse)
 
 const listOperation = Operation.json({
   endpoint: endpoints.libraryList,
@@ -188,6 +213,9 @@ const retrieveOperation = Operation.json({
 
 /** The answer of an update or a delete: nothing the caller needs (the service sends `null`). */
 const NoContent = Schema.Unknown
+
+/** The metadata of an answer whose value the caller does not need. */
+const withoutValue = (answer: WithResponse<unknown>): WithResponse<void> => ({ ...answer, value: undefined })
 
 const updateOperation = Operation.json({
   endpoint: endpoints.libraryUpdate,
@@ -227,6 +255,17 @@ export const list = (
 ): Effect.Effect<ReadonlyArray<LibraryFile>, RequestError, StudioClient> => listOperation(request)
 
 /**
+ * `list`, with what the answer said about it: its status, headers, request id and rate-limit figures.
+ *
+ * @since 0.2.0
+ * @category operations
+ */
+export const listWithResponse = (
+  request: ListFilesRequest = {}
+): Effect.Effect<WithResponse<ReadonlyArray<LibraryFile>>, RequestError, StudioClient> =>
+  listOperation.withResponse(request)
+
+/**
  * Every file that passes the filters, as a `Stream` that lists them a page (`pageSize`, default 100) at
  * a time, from `offset`, until a page comes back short.
  *
@@ -257,6 +296,16 @@ export const stream = (
 export const retrieve: (fileId: string) => Effect.Effect<LibraryFile, RequestError, StudioClient> = retrieveOperation
 
 /**
+ * `retrieve`, with what the answer said about it: its status, headers, request id and rate-limit figures.
+ *
+ * @since 0.2.0
+ * @category operations
+ */
+export const retrieveWithResponse: (
+  fileId: string
+) => Effect.Effect<WithResponse<LibraryFile>, RequestError, StudioClient> = retrieveOperation.withResponse
+
+/**
  * Changes a file: the `labels` given replace all of its labels, the `publicUrl` given replaces its own.
  * An unknown id fails with `NotFound`.
  *
@@ -267,6 +316,27 @@ export const update = (
   fileId: string,
   request: UpdateFileRequest
 ): Effect.Effect<void, RequestError, StudioClient> => Effect.asVoid(updateOperation({ id: fileId, request }))
+
+/**
+ * `update`, with what the answer said about it: its status, headers, request id and rate-limit figures.
+ *
+ * @since 0.2.0
+ * @category operations
+ */
+export const updateWithResponse = (
+  fileId: string,
+  request: UpdateFileRequest
+): Effect.Effect<WithResponse<void>, RequestError, StudioClient> =>
+  Effect.map(updateOperation.withResponse({ id: fileId, request }), withoutValue)
+
+/**
+ * `delete`, with what the answer said about it: its status, headers, request id and rate-limit figures.
+ *
+ * @since 0.2.0
+ * @category operations
+ */
+export const deleteWithResponse = (fileId: string): Effect.Effect<WithResponse<void>, RequestError, StudioClient> =>
+  Effect.map(deleteOperation.withResponse(fileId), withoutValue)
 
 const del = (fileId: string): Effect.Effect<void, RequestError, StudioClient> => Effect.asVoid(deleteOperation(fileId))
 
@@ -293,6 +363,17 @@ export const search = (
 ): Effect.Effect<LibrarySearchResponse, RequestError, StudioClient> => searchOperation(request)
 
 /**
+ * `search`, with what the answer said about it: its status, headers, request id and rate-limit figures.
+ *
+ * @since 0.2.0
+ * @category operations
+ */
+export const searchWithResponse = (
+  request: LibrarySearchRequest
+): Effect.Effect<WithResponse<LibrarySearchResponse>, RequestError, StudioClient> =>
+  searchOperation.withResponse(request)
+
+/**
  * The status of a batch upload: how many files it has and how many are in each status. An unknown batch
  * fails with `NotFound`.
  *
@@ -301,3 +382,13 @@ export const search = (
  */
 export const batchStatus: (batchId: string) => Effect.Effect<BatchStatus, RequestError, StudioClient> =
   batchStatusOperation
+
+/**
+ * `batchStatus`, with what the answer said about it: its status, headers, request id and rate-limit figures.
+ *
+ * @since 0.2.0
+ * @category operations
+ */
+export const batchStatusWithResponse: (
+  batchId: string
+) => Effect.Effect<WithResponse<BatchStatus>, RequestError, StudioClient> = batchStatusOperation.withResponse

@@ -1,7 +1,9 @@
 /**
  * Chat completions: `create` for a whole answer, `stream` for its chunks as they are generated,
  * `accumulate` to add chunks up to the completion they make, `textDeltas` for the text alone,
- * `reasoningDeltas` for the model's reasoning, and `runTools` for the tool loop.
+ * `reasoningDeltas` for the model's reasoning, and `runTools` for the tool loop. `createWithResponse` and
+ * `streamWithResponse` give the answer's status, headers, request id and rate-limit figures with the
+ * completion, or with the stream of its chunks (the stream opens in the caller's `Scope`).
  *
  * @since 0.1.0
  */
@@ -9,6 +11,7 @@ import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
 import { dual } from "effect/Function"
 import * as Result from "effect/Result"
+import type * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import { tooLargeReason } from "studio-effect-core/bytes/sizeLimits"
 import { CompletionAccumulator } from "studio-effect-core/chat/CompletionAccumulator"
@@ -78,6 +81,21 @@ export const createWithResponse: (
  * @category operations
  */
 export const stream: (request: ChatRequest) => Stream.Stream<Chunk, RequestError, StudioClient> = streamOperation
+
+/**
+ * `stream`, with what the answer said when the stream opened: its status, headers, request id and
+ * rate-limit figures, and the stream of its chunks as the `value`. The request is sent and the stream
+ * opened (retries included) when the effect runs, in the caller's `Scope`: the chunks are read while the
+ * scope is open, and closing it releases the connection (run it inside `Effect.scoped`, or with
+ * `Stream.unwrap` when only the chunks go on). A refusal fails the effect itself, before any chunk.
+ *
+ * @since 1.0.0
+ * @category operations
+ */
+export const streamWithResponse: (
+  request: ChatRequest
+) => Effect.Effect<WithResponse<Stream.Stream<Chunk, RequestError>>, RequestError, StudioClient | Scope.Scope> =
+  streamOperation.withResponse
 
 /**
  * The largest completion `accumulate` adds up when no `maxAccumulatedSize` is given: 32 MiB, the bound of a

@@ -136,6 +136,14 @@ export interface Service {
     parse: (data: string) => A | EventError<RequestError>
   ) => Effect.Effect<Stream.Stream<A, RequestError>, RequestError, Scope.Scope>
   /**
+   * `openEvents`, with the status, headers, request id and rate-limit figures the answer had when it
+   * opened; its `value` is the stream of events.
+   */
+  readonly openEventsWithResponse: <A>(
+    request: StreamRequest,
+    parse: (data: string) => A | EventError<RequestError>
+  ) => Effect.Effect<WithResponse<Stream.Stream<A, RequestError>>, RequestError, Scope.Scope>
+  /**
    * The error with the API key, and every tool credential value in `body` (a request's body), replaced in
    * everything it carries. `json` and `openEvents` already do this; it is for errors made from what a call
    * returned (a failed run's message may quote a tool's header).

@@ -172,7 +172,7 @@ for (const [name, transport] of [["in memory", inMemory], ["over a socket", over
         Effect.gen(function*() {
           const denied = yield* Effect.flip(Chat.create({ model: "fpmodel-mini", messages }))
           expect(denied._tag).toBe("AuthError")
-          expect(denied.message).toContain("Forbidden: Bad or missing API token.")
+          expect(denied.message).toContain("Forbidden: Bad or missing API token")
         }),
         { apiKeys: ["sdk-key"] },
         { apiKey: Redacted.make("wrong") }

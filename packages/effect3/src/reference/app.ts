@@ -8,9 +8,16 @@
  */
 import type * as HttpApp from "@effect/platform/HttpApp"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
+import { bearerKey } from "studio-effect-core/reference/fastApi"
 import { makeIds } from "studio-effect-core/reference/ids"
+import {
+  answerMetadataHeaders,
+  defaultRequestsPerMinute,
+  makeRateWindows
+} from "studio-effect-core/reference/rateWindows"
 import { pathOf } from "studio-effect-core/reference/requestPath"
 import type { RunFailure } from "studio-effect-core/reference/runs"
 import * as Endpoints from "studio-effect-core/wire/endpoints"
@@ -27,7 +34,9 @@ import * as Tenants from "./tenants.js"
  * Options of the reference service. Everything is optional: by default it accepts any bearer token (and
  * every caller shares one store of assistants and runs), answers with the built-in model (seed 0), makes
  * identifiers that cannot be guessed, completes runs in steps of 200 ms of Effect's clock, and neither
- * limits rates nor injects faults. With `apiKeys`, each key has its own assistants and runs.
+ * limits rates (see `rateLimit`) nor injects faults. With `apiKeys`, each key has its own assistants and
+ * runs. Every answer, refusals and event streams included, carries an `x-request-id` of its own and its
+ * caller's `x-ratelimit-*-requests` figures.
  *
  * @since 0.1.0
  * @category models
@@ -55,7 +64,10 @@ export interface ReferenceOptions {
   readonly runStepDuration?: Duration.DurationInput | undefined
   /** Makes chosen runs fail, with the returned `error.message`. */
   readonly failRun?: RunFailure | undefined
-  /** Rate limiting per API key; off when omitted. */
+  /**
+   * Rate limiting per API key; when omitted, `defaultRequestsPerMinute` (1,000,000) a minute, which a test
+   * does not reach. Either way every answer reports its caller's window in `x-ratelimit-*-requests`.
+   */
   readonly rateLimit?: RateLimitOptions | undefined
   /** Faults to inject; none when omitted. */
   readonly faults?: FaultPlan | undefined
@@ -160,7 +172,13 @@ export const make = (
         : Duration.toMillis(Duration.decode(options.fileProcessingDuration))
     })
     const limits = makeLimits(options)
-    const requests = makeRequests({ limits, stopping, keys, rateLimit: options.rateLimit, tenants, extraModels })
+    const windows = options.rateLimit === undefined
+      ? makeRateWindows(defaultRequestsPerMinute, 60_000)
+      : makeRateWindows(
+        options.rateLimit.limit,
+        Duration.toMillis(Duration.decode(options.rateLimit.window ?? Duration.minutes(1)))
+      )
+    const requests = makeRequests({ limits, stopping, keys, windows, tenants, extraModels })
     const handlers = makeHandlers({
       requests,
       limits,
@@ -179,6 +197,20 @@ export const make = (
         path: pathOf(request.url),
         index: requestCount++
       })
-      return faults.length === 0 ? routed : withFaults(faults, routed)
+      const answered = faults.length === 0 ? routed : withFaults(faults, routed)
+      // every answer, refusals and streams included, names itself and its caller's window of requests
+      return Effect.zipWith(
+        answered,
+        Effect.clockWith((clock) => clock.currentTimeMillis),
+        (response, now) =>
+          HttpServerResponse.setHeaders(
+            response,
+            answerMetadataHeaders(
+              response.headers,
+              ids.request(),
+              windows.figures(bearerKey(request.headers["authorization"]) ?? "", now)
+            )
+          )
+      )
     })
   })

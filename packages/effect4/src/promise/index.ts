@@ -4,7 +4,10 @@
  * one `ManagedRuntime` that `close()` releases. A call rejects with the same tagged error classes the Effect
  * API fails with (`_tag`, `status`, `requestId`, `instanceof`; outside Effect, `retryAfterMs` and `headers`
  * give the delay asked for and the answer's headers as plain values), and stops when its `AbortSignal`
- * aborts, rejecting with the signal's reason.
+ * aborts, rejecting with the signal's reason. As in openai-node, a call of one request returns a
+ * `ResponsePromise`, a stream a `ResponseStream`: each also offers `withResponse()`, which resolves with
+ * `{ data, response, request_id }` (`response` being the answer's status, headers, request id and rate-limit
+ * figures), and the promise `asResponse()`, the metadata alone.
  *
  * @since 1.0.0
  */
@@ -19,9 +22,11 @@ import * as Layer from "effect/Layer"
 import * as ManagedRuntime from "effect/ManagedRuntime"
 import * as Redacted from "effect/Redacted"
 import * as Result from "effect/Result"
+import * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import { ClientClosed } from "studio-effect-core/failure/ClientClosed"
 import { callSignal, closedIterable, untilAborted } from "studio-effect-core/platform/cancellation"
+import { ResponsePromise, ResponseStream } from "studio-effect-core/platform/responsePromise"
 import * as Assistants from "../Assistants.js"
 import type {
   Assistant,
@@ -51,6 +56,21 @@ import type { ReferenceOptions } from "../reference/app.js"
 import * as StudioClient from "../StudioClient.js"
 
 export { ClientClosed } from "studio-effect-core/failure/ClientClosed"
+export {
+  /**
+   * What `withResponse()` resolves with: the value as `data`, the answer's metadata as `response`, and its
+   * `request_id`.
+   */
+  type DataWithResponse,
+  /** The promise every single-request call returns: awaited, its value; `withResponse()`, with metadata. */
+  ResponsePromise,
+  /** The iterable a stream returns: iterated, its elements; `withResponse()`, opened with its metadata. */
+  ResponseStream
+} from "studio-effect-core/platform/responsePromise"
+export type {
+  /** An answer's status, headers, request id and rate-limit figures. */
+  ResponseMetadata
+} from "studio-effect-core/wire/responseMetadata"
 export type {
   /**
    * Options of `chat.runTools`: `maxRounds` (default 8, at most 100), `concurrency` (default 4, at most 64),
@@ -151,14 +171,18 @@ export class Studio {
 
   readonly chat = {
     /** A chat completion. */
-    create: (request: ChatRequest, options?: CallOptions): Promise<ChatCompletion> =>
-      this.run(Chat.create(request), options),
+    create: (request: ChatRequest, options?: CallOptions): ResponsePromise<ChatCompletion> =>
+      this.respond(Chat.createWithResponse(request), options),
     /** A streamed chat completion, chunk by chunk. */
-    stream: (request: ChatRequest, options?: CallOptions): AsyncIterable<ChatCompletionChunk> =>
-      this.iterate(Chat.stream(request), options),
+    stream: (request: ChatRequest, options?: CallOptions): ResponseStream<ChatCompletionChunk> =>
+      this.respondStream(Chat.stream(request), Chat.streamWithResponse(request), options),
     /** A streamed chat completion's text, as it arrives. */
-    streamText: (request: ChatRequest, options?: CallOptions): AsyncIterable<string> =>
-      this.iterate(Chat.textDeltas(Chat.stream(request)), options),
+    streamText: (request: ChatRequest, options?: CallOptions): ResponseStream<string> =>
+      this.respondStream(
+        Chat.textDeltas(Chat.stream(request)),
+        Effect.map(Chat.streamWithResponse(request), (answer) => ({ ...answer, value: Chat.textDeltas(answer.value) })),
+        options
+      ),
     /**
      * The tool loop of `Chat.runTools`, with the same rounds, bounds and outcomes: creates the completion,
      * runs the handler of each tool call, sends the answers back, until an answer without tool calls or
@@ -182,10 +206,11 @@ export class Studio {
 
   readonly maestro = {
     /** Starts a run; it may still be in progress (see `createAndPoll`). */
-    create: (request: RunRequest, options?: CallOptions): Promise<MaestroRun> =>
-      this.run(Maestro.create(request), options),
+    create: (request: RunRequest, options?: CallOptions): ResponsePromise<MaestroRun> =>
+      this.respond(Maestro.createWithResponse(request), options),
     /** A run's current state. */
-    retrieve: (runId: string, options?: CallOptions): Promise<MaestroRun> => this.run(Maestro.retrieve(runId), options),
+    retrieve: (runId: string, options?: CallOptions): ResponsePromise<MaestroRun> =>
+      this.respond(Maestro.retrieveWithResponse(runId), options),
     /** Polls a run until it is terminal: `failed` rejects with `RunFailed`, the deadline with `PollTimeout`. */
     poll: (run: string | MaestroRun, options?: CallOptions & Maestro.PollOptions): Promise<MaestroRun> =>
       this.run(Maestro.poll(run, options), options),
@@ -195,25 +220,25 @@ export class Studio {
   }
 
   readonly assistants = {
-    create: (request: CreateAssistantRequest, options?: CallOptions): Promise<Assistant> =>
-      this.run(Assistants.create(request), options),
-    retrieve: (assistantId: string, options?: CallOptions): Promise<Assistant> =>
-      this.run(Assistants.retrieve(assistantId), options),
-    list: (listOptions?: Assistants.ListOptions, options?: CallOptions): Promise<AssistantList> =>
-      this.run(Assistants.list(listOptions), options),
+    create: (request: CreateAssistantRequest, options?: CallOptions): ResponsePromise<Assistant> =>
+      this.respond(Assistants.createWithResponse(request), options),
+    retrieve: (assistantId: string, options?: CallOptions): ResponsePromise<Assistant> =>
+      this.respond(Assistants.retrieveWithResponse(assistantId), options),
+    list: (listOptions?: Assistants.ListOptions, options?: CallOptions): ResponsePromise<AssistantList> =>
+      this.respond(Assistants.listWithResponse(listOptions), options),
     update: (
       assistantId: string,
       request: ModifyAssistantRequest,
       options?: CallOptions
-    ): Promise<Assistant> => this.run(Assistants.update(assistantId, request), options),
-    delete: (assistantId: string, options?: CallOptions): Promise<DeletedAssistant> =>
-      this.run(Assistants.delete(assistantId), options),
+    ): ResponsePromise<Assistant> => this.respond(Assistants.updateWithResponse(assistantId, request), options),
+    delete: (assistantId: string, options?: CallOptions): ResponsePromise<DeletedAssistant> =>
+      this.respond(Assistants.deleteWithResponse(assistantId), options),
     /** Runs a stored assistant; the run may still be in progress (see `runAndPoll`). */
     run: (
       assistantId: string,
       request: AssistantRunRequest,
       options?: CallOptions & Assistants.RunOptions
-    ): Promise<MaestroRun> => this.run(Assistants.run(assistantId, request, options), options),
+    ): ResponsePromise<MaestroRun> => this.respond(Assistants.runWithResponse(assistantId, request, options), options),
     /** Runs a stored assistant and polls the run until it is terminal. */
     runAndPoll: (
       assistantId: string,
@@ -224,7 +249,7 @@ export class Studio {
 
   readonly models = {
     /** The models the service offers. */
-    list: (options?: CallOptions): Promise<ModelList> => this.run(Models.list(), options)
+    list: (options?: CallOptions): ResponsePromise<ModelList> => this.respond(Models.listWithResponse(), options)
   }
 
   readonly library = {
@@ -233,23 +258,24 @@ export class Studio {
       file: Uint8Array | Blob,
       uploadOptions?: Library.UploadOptions,
       options?: CallOptions
-    ): Promise<UploadedFile> => this.run(Library.upload(file, uploadOptions), options),
-    list: (filters?: ListFilesRequest, options?: CallOptions): Promise<ReadonlyArray<LibraryFile>> =>
-      this.run(Library.list(filters), options),
+    ): ResponsePromise<UploadedFile> => this.respond(Library.uploadWithResponse(file, uploadOptions), options),
+    list: (filters?: ListFilesRequest, options?: CallOptions): ResponsePromise<ReadonlyArray<LibraryFile>> =>
+      this.respond(Library.listWithResponse(filters), options),
     /** Every file that passes the filters, listed a page at a time. */
     listAll: (
       filters?: Parameters<typeof Library.stream>[0],
       options?: CallOptions
     ): AsyncIterable<LibraryFile> => this.iterate(Library.stream(filters), options),
-    retrieve: (fileId: string, options?: CallOptions): Promise<LibraryFile> =>
-      this.run(Library.retrieve(fileId), options),
-    update: (fileId: string, changes: UpdateFileRequest, options?: CallOptions): Promise<void> =>
-      this.run(Library.update(fileId, changes), options),
-    delete: (fileId: string, options?: CallOptions): Promise<void> => this.run(Library.delete(fileId), options),
-    search: (request: LibrarySearchRequest, options?: CallOptions): Promise<LibrarySearchResponse> =>
-      this.run(Library.search(request), options),
-    batchStatus: (batchId: string, options?: CallOptions): Promise<BatchStatus> =>
-      this.run(Library.batchStatus(batchId), options)
+    retrieve: (fileId: string, options?: CallOptions): ResponsePromise<LibraryFile> =>
+      this.respond(Library.retrieveWithResponse(fileId), options),
+    update: (fileId: string, changes: UpdateFileRequest, options?: CallOptions): ResponsePromise<void> =>
+      this.respond(Library.updateWithResponse(fileId, changes), options),
+    delete: (fileId: string, options?: CallOptions): ResponsePromise<void> =>
+      this.respond(Library.deleteWithResponse(fileId), options),
+    search: (request: LibrarySearchRequest, options?: CallOptions): ResponsePromise<LibrarySearchResponse> =>
+      this.respond(Library.searchWithResponse(request), options),
+    batchStatus: (batchId: string, options?: CallOptions): ResponsePromise<BatchStatus> =>
+      this.respond(Library.batchStatusWithResponse(batchId), options)
   }
 
   /**
@@ -275,6 +301,47 @@ export class Studio {
       if (Exit.isSuccess(exit)) return exit.value
       throw rejection(exit.cause, signal)
     })
+  }
+
+  /** A call of one request: awaited, its value; `withResponse()`, with its answer's metadata. */
+  private respond<A, E>(
+    effect: Effect.Effect<StudioClient.WithResponse<A>, E, StudioClient.StudioClient>,
+    options?: CallOptions
+  ): ResponsePromise<A> {
+    return new ResponsePromise(this.run(effect, options))
+  }
+
+  /**
+   * A stream: iterated, `stream`'s elements; `withResponse()` opens it with `open` in a scope of its own,
+   * released when its elements have been read (or the loop left), when the call's signal aborts, or by
+   * `close()`.
+   */
+  private respondStream<A, E>(
+    stream: Stream.Stream<A, E, StudioClient.StudioClient>,
+    open: Effect.Effect<
+      StudioClient.WithResponse<Stream.Stream<A, E>>,
+      E,
+      StudioClient.StudioClient | Scope.Scope
+    >,
+    options?: CallOptions
+  ): ResponseStream<A> {
+    const opened = Effect.flatMap(Scope.make(), (scope) => {
+      const signal = this.signalOf(options)
+      const release = Effect.sync(() => signal.removeEventListener("abort", onAbort)).pipe(
+        Effect.andThen(Scope.close(scope, Exit.void))
+      )
+      const onAbort = () => Effect.runFork(release)
+      return Effect.map(
+        Effect.onExit(Scope.provide(open, scope), (exit) => Exit.isSuccess(exit) ? Effect.void : release),
+        (answer) => {
+          signal.addEventListener("abort", onAbort, { once: true })
+          // aborted while it opened: released now, as no listener will hear it
+          if (signal.aborted) onAbort()
+          return { ...answer, value: this.iterate(Stream.ensuring(answer.value, release), options) }
+        }
+      )
+    })
+    return new ResponseStream(() => this.iterate(stream, options), () => this.run(opened, options))
   }
 
   private iterate<A, E>(

@@ -4,7 +4,6 @@
  * the path's parameters.
  */
 import * as Clock from "effect/Clock"
-import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as HttpRouter from "effect/http/HttpRouter"
 import * as HttpServerRequest from "effect/http/HttpServerRequest"
@@ -25,10 +24,9 @@ import {
   unauthorizedDetail
 } from "studio-effect-core/reference/fastApi"
 import { isRunModel } from "studio-effect-core/reference/modelCatalog"
-import { makeRateWindows } from "studio-effect-core/reference/rateWindows"
+import type { RateWindows } from "studio-effect-core/reference/rateWindows"
 import { runModels } from "studio-effect-core/wire/models"
 import { readText } from "./body.js"
-import type { RateLimitOptions } from "./faults.js"
 import type { Limits } from "./limits.js"
 import type * as Tenants from "./tenants.js"
 import * as Wire from "./wire.js"
@@ -55,17 +53,12 @@ export const makeRequests = (context: {
   readonly limits: Limits
   readonly stopping: Effect.Effect<void>
   readonly keys: ReadonlySet<string> | undefined
-  readonly rateLimit: RateLimitOptions | undefined
+  /** The callers' windows of requests (`rateLimit`, or the default limit). */
+  readonly windows: RateWindows
   readonly tenants: { readonly of: (key: string) => Tenants.Tenant }
   readonly extraModels: ReadonlyArray<string>
 }) => {
   const { limits, stopping } = context
-  const rateLimitWindows = context.rateLimit === undefined
-    ? undefined
-    : makeRateWindows(
-      context.rateLimit.limit,
-      Duration.toMillis(context.rateLimit.window ?? Duration.minutes(1))
-    )
   const acceptedRunModels = [...runModels, ...context.extraModels]
 
   /**
@@ -114,11 +107,9 @@ export const makeRequests = (context: {
       if (key === undefined || (context.keys !== undefined && !context.keys.has(key))) {
         return Wire.detail(401, unauthorizedDetail)
       }
-      if (rateLimitWindows !== undefined) {
-        const retryAfter = rateLimitWindows(key, yield* Clock.currentTimeMillis)
-        if (retryAfter !== undefined) {
-          return Wire.detail(429, rateLimitedDetail, { "retry-after": String(retryAfter) })
-        }
+      const retryAfter = context.windows.admit(key, yield* Clock.currentTimeMillis)
+      if (retryAfter !== undefined) {
+        return Wire.detail(429, rateLimitedDetail, { "retry-after": String(retryAfter) })
       }
       return yield* handler(context.tenants.of(key)).pipe(
         Effect.catchTags({

@@ -5,6 +5,7 @@
  * a stream in between.
  */
 import * as HttpClientError from "@effect/platform/HttpClientError"
+import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import type * as Scope from "effect/Scope"
@@ -21,6 +22,12 @@ import type { StreamRequest } from "./request.js"
 import type { RequestBuilder } from "./requestBuilder.js"
 import { transportError } from "./transportError.js"
 
+/** An event stream as it opened: the answer (its status and headers) and the stream of its events. */
+export interface OpenedEvents<A> {
+  readonly response: HttpClientResponse.HttpClientResponse
+  readonly events: Stream.Stream<A, RequestError>
+}
+
 /** Opens event streams for one client; each event's error is given to `scrubbed` before it is emitted. */
 export const makeEvents = (context: {
   readonly baseUrl: string
@@ -33,7 +40,7 @@ export const makeEvents = (context: {
   request: StreamRequest,
   parse: (data: string) => A | EventError<RequestError>,
   scrubbed: (error: RequestError) => RequestError
-): Effect.Effect<Stream.Stream<A, RequestError>, RequestError, Scope.Scope> => {
+): Effect.Effect<OpenedEvents<A>, RequestError, Scope.Scope> => {
   const { attempts } = context
   const url = context.baseUrl + request.path
   const decodeOptions = { operation: request.operation, maxEventSize: context.maxEventSize }
@@ -72,6 +79,6 @@ export const makeEvents = (context: {
       const afterDone = reader.finish(afterDoneBytes, Duration.toMillis(afterDoneWindow))
       events = eventsOf("POST", url, parse, decodeOptions, reader.read, afterDone)
     }
-    return streamOf(Effect.mapError(events, scrubbed))
+    return { response, events: streamOf(Effect.mapError(events, scrubbed)) }
   })
 }

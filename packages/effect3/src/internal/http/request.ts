@@ -5,7 +5,7 @@
 import type * as Either from "effect/Either"
 import * as ParseResult from "effect/ParseResult"
 import type * as Schema from "effect/Schema"
-import type { RateLimitFigures } from "studio-effect-core/wire/rateLimit"
+import type { ResponseMetadata } from "studio-effect-core/wire/responseMetadata"
 
 /**
  * One request with a JSON answer.
@@ -31,15 +31,13 @@ export interface JsonRequest<A, I> {
 }
 
 /**
- * An operation's value with what its answer said about it: the status, the headers (names in lower case),
- * the request id the service gave it, and the rate-limit figures of the key.
+ * An operation's value with what its answer said about it: the status, the headers (names in lower case,
+ * scrubbed of the request's secrets), the request id the service gave it, and the rate-limit figures of
+ * the key. For a stream, the value is the stream of its events and the rest is what the answer said when
+ * it opened.
  */
-export interface WithResponse<A> {
+export interface WithResponse<A> extends ResponseMetadata {
   readonly value: A
-  readonly status: number
-  readonly headers: Readonly<Record<string, string>>
-  readonly requestId: string | undefined
-  readonly rateLimit: RateLimitFigures
 }
 
 /** A body of bytes with its content type, such as a `multipart/form-data` form. */

@@ -7,10 +7,11 @@
  */
 import * as Effect from "effect/Effect"
 import type * as Schema from "effect/Schema"
+import type * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import type { Accept } from "studio-effect-core/validate/accept"
 import { type Endpoint, endpointPath } from "studio-effect-core/wire/endpoints"
-import { type JsonRequest, StudioClient, type WithResponse } from "../../StudioClient.js"
+import { type JsonRequest, type StreamRequest, StudioClient, type WithResponse } from "../../StudioClient.js"
 import type { RequestError, ValidationError } from "../../StudioError.js"
 import { type RawBody, type ResponseDecoder, responseDecoder } from "../http/request.js"
 import { pathSegment, requestValidator } from "../schema/validate.js"
@@ -138,15 +139,29 @@ export interface StreamOperation<C extends Check<any, any>, A> {
   readonly parse: (data: string) => A | EventError<RequestError>
 }
 
+/**
+ * The call of a streamed operation, and its variant that opens the stream in the caller's scope and gives
+ * what the answer said when it opened with the stream of its events.
+ */
+export interface StreamCall<In, A> {
+  (input: In): Stream.Stream<A, RequestError, StudioClient>
+  readonly withResponse: (
+    input: In
+  ) => Effect.Effect<WithResponse<Stream.Stream<A, RequestError>>, RequestError, StudioClient | Scope.Scope>
+}
+
 /** The call of a streamed operation. */
 export const stream = <C extends Check<any, any>, A>(
   operation: StreamOperation<C, A>
-): (input: InputOf<C>) => Stream.Stream<A, RequestError, StudioClient> => {
+): StreamCall<InputOf<C>, A> => {
   const { body, check, endpoint, parse } = operation
   const { name } = endpoint
   const spanName = `studio.${name}`
-  return (input) =>
-    Stream.unwrapScoped(Effect.gen(function*() {
+  const open = <B>(
+    send: (client: StudioClient["Type"], request: StreamRequest) => Effect.Effect<B, RequestError, Scope.Scope>
+  ) =>
+  (input: InputOf<C>): Effect.Effect<B, RequestError, StudioClient | Scope.Scope> =>
+    Effect.gen(function*() {
       const valid = yield* (check(name, input) as Effect.Effect<ValidOf<C>, ValidationError>)
       const client = yield* StudioClient
       // the span is the scope's (it ends with the stream, failed if the stream fails) and the parent of the
@@ -157,8 +172,12 @@ export const stream = <C extends Check<any, any>, A>(
         spanOptions(client.redactAttributes(endpoint.attributes(valid), sent))
       )
       return yield* Effect.withParentSpan(
-        client.openEvents({ operation: name, path: pathOf(endpoint, valid), body: sent }, parse),
+        send(client, { operation: name, path: pathOf(endpoint, valid), body: sent }),
         span
       )
-    }))
+    })
+  const events = open((client, request) => client.openEvents(request, parse))
+  return Object.assign((input: InputOf<C>) => Stream.unwrapScoped(events(input)), {
+    withResponse: open((client, request) => client.openEventsWithResponse(request, parse))
+  })
 }

@@ -12,13 +12,12 @@ import type * as Stream from "effect/Stream"
 import { redactAttributes as withoutSecrets } from "studio-effect-core/secrets/redactSecrets"
 import { withCredentials } from "studio-effect-core/secrets/requestSecrets"
 import { defaultMaxEventSize } from "studio-effect-core/sse/SseParser"
-import { rateLimitOf } from "studio-effect-core/wire/rateLimit"
-import { requestIdOf } from "studio-effect-core/wire/responseErrors"
+import { responseMetadata } from "studio-effect-core/wire/responseMetadata"
 import { AuthError, type RequestError, type StudioError, type ToolCallError } from "../../StudioError.js"
 import type { EventError } from "../stream/sse.js"
 import { makeAttempts } from "./attempt.js"
 import { defaultMaxResponseSize } from "./body.js"
-import { makeEvents } from "./events.js"
+import { makeEvents, type OpenedEvents } from "./events.js"
 import type { ClientConfig } from "./options.js"
 import { type JsonRequest, responseDecoder, type StreamRequest, type WithResponse } from "./request.js"
 import { makeRequestBuilder } from "./requestBuilder.js"
@@ -79,26 +78,40 @@ export const makeService = (config: ClientConfig, transport: HttpClient.HttpClie
     exchange(request, (_, value) => value)
 
   const jsonWithResponse = <A, I>(request: JsonRequest<A, I>): Effect.Effect<WithResponse<A>, RequestError> =>
-    exchange(request, (response, value) => {
-      const headers = response.headers
-      return {
-        value,
-        status: response.status,
-        headers: { ...headers },
-        requestId: requestIdOf(headers),
-        rateLimit: rateLimitOf(headers)
-      }
-    })
+    exchange(request, (response, value) => withResponse(response, value, request.body))
 
-  const openEvents = <A>(
+  /** `value` with the metadata of `response`, scrubbed of the secrets of a request with `body`. */
+  const withResponse = <A>(
+    response: HttpClientResponse.HttpClientResponse,
+    value: A,
+    body: unknown
+  ): WithResponse<A> => ({
+    value,
+    ...responseMetadata(response.status, response.headers, secretsOf(apiKey, body))
+  })
+
+  /** Sends a streamed request and connects in the scope: the answer and its events. */
+  const opened = <A>(
     request: StreamRequest,
     parse: (data: string) => A | EventError<RequestError>
-  ): Effect.Effect<Stream.Stream<A, RequestError>, RequestError, Scope.Scope> => {
+  ): Effect.Effect<OpenedEvents<A>, RequestError, Scope.Scope> => {
     const scrubbed = scrubbing(request.body)
     return apiKey === undefined
       ? Effect.fail(scrubbed(missingKey))
       : Effect.mapError(events(request, parse, scrubbed), scrubbed)
   }
+
+  const openEvents = <A>(
+    request: StreamRequest,
+    parse: (data: string) => A | EventError<RequestError>
+  ): Effect.Effect<Stream.Stream<A, RequestError>, RequestError, Scope.Scope> =>
+    Effect.map(opened(request, parse), (answer) => answer.events)
+
+  const openEventsWithResponse = <A>(
+    request: StreamRequest,
+    parse: (data: string) => A | EventError<RequestError>
+  ): Effect.Effect<WithResponse<Stream.Stream<A, RequestError>>, RequestError, Scope.Scope> =>
+    Effect.map(opened(request, parse), (answer) => withResponse(answer.response, answer.events, request.body))
 
   const redact = <E extends StudioError | ToolCallError>(error: E, body?: unknown): E =>
     scrub(error, secretsOf(apiKey, body))
@@ -119,5 +132,5 @@ export const makeService = (config: ClientConfig, transport: HttpClient.HttpClie
   const redactAttributes = <A extends Readonly<Record<string, unknown>>>(attributes: A, body?: unknown): A =>
     withoutSecrets(attributes, secretsWith(body))
 
-  return { baseUrl, json, jsonWithResponse, openEvents, redact, redactAttributes }
+  return { baseUrl, json, jsonWithResponse, openEvents, openEventsWithResponse, redact, redactAttributes }
 }

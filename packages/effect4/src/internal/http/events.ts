@@ -4,6 +4,7 @@
  */
 import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
+import type * as HttpClientResponse from "effect/http/HttpClientResponse"
 import type * as Pull from "effect/Pull"
 import type * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
@@ -20,6 +21,12 @@ import { transportError } from "./transportError.js"
 const mapPullError = <A, E, E2>(pull: Pull.Pull<A, E>, f: (error: E) => E2): Pull.Pull<A, E2> =>
   Effect.mapError(pull, (error) => Cause.isDone(error) ? error : f(error))
 
+/** An event stream as it opened: the answer (its status and headers) and the stream of its events. */
+export interface OpenedEvents<A> {
+  readonly response: HttpClientResponse.HttpClientResponse
+  readonly events: Stream.Stream<A, RequestError>
+}
+
 /** Opens event streams for one client; each event's error is given to `scrubbed` before it is emitted. */
 export const makeEvents = (context: {
   readonly baseUrl: string
@@ -32,7 +39,7 @@ export const makeEvents = (context: {
   request: StreamRequest,
   parse: (data: string) => A | EventError<RequestError>,
   scrubbed: (error: RequestError) => RequestError
-): Effect.Effect<Stream.Stream<A, RequestError>, RequestError, Scope.Scope> => {
+): Effect.Effect<OpenedEvents<A>, RequestError, Scope.Scope> => {
   const { attempts } = context
   const url = context.baseUrl + request.path
   const decodeOptions = { operation: request.operation, maxEventSize: context.maxEventSize }
@@ -52,6 +59,6 @@ export const makeEvents = (context: {
       () => new TimeoutError({ phase: "stream-idle", timeout: settings.streamIdleTimeout, method: "POST", url })
     )
     const pull = eventsOf("POST", url, parse, decodeOptions, read)
-    return Stream.fromPull(Effect.succeed(mapPullError(pull, scrubbed)))
+    return { response, events: Stream.fromPull(Effect.succeed(mapPullError(pull, scrubbed))) }
   })
 }
