@@ -10,6 +10,7 @@ import { mkdtempSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { Batches, type StudioClient } from "studio-effect"
+import * as Reference from "studio-effect/reference"
 import { referenceClients } from "./support/referenceClients.js"
 
 const encoder = new TextEncoder()
@@ -128,5 +129,49 @@ describe.each(clients)("batches, against the reference service %s", (_, client) 
       const answered = yield* Batches.retrieveWithResponse(created.id)
       expect(answered.status).toBe(200)
       expect(answered.value.id).toBe(created.id)
+    })))
+})
+
+describe("the reference service's answers to bad batch requests, over a socket", () => {
+  const send = (url: string, init: RequestInit = {}) =>
+    Effect.promise(async () => {
+      const response = await fetch(url, { ...init, headers: { authorization: "Bearer k", ...init.headers } })
+      return { status: response.status, body: await response.json() as { detail: unknown } }
+    })
+  const form = (file: Uint8Array | undefined, fields: Record<string, string>) => {
+    const body = new FormData()
+    if (file !== undefined) body.append("file", new Blob([file as Uint8Array<ArrayBuffer>]), "in.jsonl")
+    for (const [name, value] of Object.entries(fields)) body.append(name, value)
+    return { method: "POST", body }
+  }
+
+  it.live("a bad file, field or query is a 4xx with a detail that says what is wrong, never a 500", () =>
+    Effect.scoped(Effect.gen(function*() {
+      const server = yield* Reference.listen({ apiKeys: ["k"], maxFileBytes: 1000 })
+      const batches = `${server.url}/studio/v1/batches`
+      const endpoint = "/v1/chat/completions"
+      const badLine = yield* send(batches, form(jsonl([line("a", ask("x")), "[1]"]), { endpoint }))
+      expect(badLine).toEqual({
+        status: 422,
+        body: { detail: [{ loc: ["body", "file", 2], msg: "line 2 is not a JSON object", type: "value_error" }] }
+      })
+      const noFile = yield* send(batches, form(undefined, { endpoint }))
+      expect(noFile).toMatchObject({ status: 422, body: { detail: [{ loc: ["body", "file"], type: "missing" }] } })
+      const metadata = yield* send(batches, form(jsonl([line("a", ask("x"))]), { endpoint, metadata: "[]" }))
+      expect(metadata).toMatchObject({ status: 422, body: { detail: [{ loc: ["body", "metadata"] }] } })
+      const large = yield* send(batches, form(jsonl([line("a", ask("x".repeat(2000)))]), { endpoint }))
+      expect(large).toEqual({ status: 413, body: { detail: "The batch's file is larger than 1000 bytes." } })
+      const page = yield* send(`${batches}?limit=0`)
+      expect(page).toMatchObject({ status: 422, body: { detail: [{ loc: ["query", "limit"] }] } })
+      const created = yield* send(batches, form(jsonl([line("a", ask("x"))]), { endpoint }))
+      expect(created.status).toBe(200)
+      const id = (created.body as unknown as { id: string }).id
+      const fileType = yield* send(`${batches}/${id}/results?file_type=input`)
+      expect(fileType).toMatchObject({ status: 422, body: { detail: [{ loc: ["query", "file_type"] }] } })
+      const early = yield* send(`${batches}/${id}/results`)
+      expect(early.status).toBe(400)
+      expect(early.body.detail).toMatch(/is PENDING: its results are ready once it has finished/)
+      const unknown = yield* send(`${batches}/nope`)
+      expect(unknown).toEqual({ status: 404, body: { detail: "Batch nope not found" } })
     })))
 })

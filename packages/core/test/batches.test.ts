@@ -6,6 +6,7 @@
 import * as fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { makeBatchStore } from "../src/reference/batches.js"
+import { batchPage, batchRequestIssues, batchResultsOptions } from "../src/reference/batchRequests.js"
 import { makeIds } from "../src/reference/ids.js"
 import {
   batchesListQuery,
@@ -337,5 +338,120 @@ describe("the reference service's batches", () => {
     ))
     expect(make({ maxBatches: 2, maxBatchesSize: 10 }).create({ endpoint, lines: linesOf(1), size: 11 }, 0))
       .toMatchObject({ _tag: "TooLarge" })
+  })
+})
+
+describe("what the reference service reads from a batch request", () => {
+  const file = (lines: ReadonlyArray<string>) => new TextEncoder().encode(lines.join("\n"))
+
+  it("a form with a file of requests, its endpoint and metadata is a batch", () => {
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(customId, { minLength: 1, maxLength: 10 }),
+        fc.dictionary(fc.string(), fc.string()),
+        (ids, metadata) => {
+          const checked = batchRequestIssues({
+            file: file(ids.map((id) => line(id))),
+            endpoint,
+            metadata: JSON.stringify(metadata)
+          })
+          expect(checked).toEqual({
+            _tag: "Batch",
+            batch: { endpoint, metadata, lines: ids.map((id) => ({ customId: id, body })) }
+          })
+        }
+      )
+    )
+  })
+
+  it("a missing file or endpoint is a missing field; bad metadata, text or lines name their field and line", () => {
+    expect(batchRequestIssues({ file: undefined, endpoint: undefined, metadata: undefined })).toEqual({
+      _tag: "Invalid",
+      issues: [
+        { loc: ["body", "file"], msg: "Field required", type: "missing" },
+        { loc: ["body", "endpoint"], msg: "Field required", type: "missing" }
+      ]
+    })
+    expect(batchRequestIssues({ file: file([line("a")]), endpoint, metadata: "[1]" })).toMatchObject({
+      _tag: "Invalid",
+      issues: [{ loc: ["body", "metadata"] }]
+    })
+    expect(batchRequestIssues({ file: new Uint8Array([0xff, 0xfe]), endpoint, metadata: undefined }))
+      .toMatchObject({ _tag: "Invalid", issues: [{ loc: ["body", "file"], msg: /UTF-8/ }] })
+    expect(batchRequestIssues({ file: file([line("a")]), endpoint: "/v1/other", metadata: undefined }))
+      .toMatchObject({ _tag: "Invalid", issues: [{ loc: ["body", "endpoint"] }] })
+    fc.assert(fc.property(fc.integer({ min: 0, max: 5 }), (before) => {
+      const lines = [...Array.from({ length: before }, (_, index) => line(`r${index}`)), "[]"]
+      expect(batchRequestIssues({ file: file(lines), endpoint, metadata: undefined })).toEqual({
+        _tag: "Invalid",
+        issues: [{
+          loc: ["body", "file", before + 1],
+          msg: `line ${before + 1} is not a JSON object`,
+          type: "value_error"
+        }]
+      })
+    }))
+  })
+
+  it("a page's limit is a whole number from 1 to 100, 20 when not given", () => {
+    fc.assert(fc.property(fc.integer({ min: 1, max: 100 }), fc.option(customId, { nil: undefined }), (limit, after) => {
+      const query = new URLSearchParams(batchesListQuery({ after, limit }))
+      expect(batchPage(query)).toEqual({ _tag: "Page", page: { after, limit } })
+    }))
+    fc.assert(fc.property(
+      fc.oneof(fc.integer({ max: 0 }), fc.integer({ min: 101 }), fc.double().filter((n) => !Number.isInteger(n))).map(
+        String
+      ),
+      (limit) => {
+        expect(batchPage(new URLSearchParams({ limit }))).toMatchObject({
+          _tag: "Invalid",
+          issues: [{ loc: ["query", "limit"] }]
+        })
+      }
+    ))
+    expect(batchPage(new URLSearchParams())).toEqual({ _tag: "Page", page: { after: undefined, limit: 20 } })
+  })
+
+  it("results are the output file unless error is asked; force is a boolean; NOT_GIVEN is left out", () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom("output", "error", undefined),
+        fc.option(fc.boolean(), { nil: undefined }),
+        (fileType, force) => {
+          const query = new URLSearchParams(
+            batchResultsQuery({ fileType: fileType as "output" | "error" | undefined, force })
+          )
+          expect(batchResultsOptions(query)).toEqual({
+            _tag: "Results",
+            fileType: fileType ?? "output",
+            force: force === true
+          })
+        }
+      )
+    )
+    fc.assert(
+      fc.property(fc.string().filter((value) => !["", "output", "error", "NOT_GIVEN"].includes(value)), (fileType) => {
+        expect(batchResultsOptions(new URLSearchParams({ file_type: fileType }))).toMatchObject({
+          _tag: "Invalid",
+          issues: [{ loc: ["query", "file_type"] }]
+        })
+      })
+    )
+    fc.assert(
+      fc.property(
+        fc.string().filter((value) => !["", "true", "false", "NOT_GIVEN"].includes(value.toLowerCase())),
+        (force) => {
+          expect(batchResultsOptions(new URLSearchParams({ force }))).toMatchObject({
+            _tag: "Invalid",
+            issues: [{ loc: ["query", "force"] }]
+          })
+        }
+      )
+    )
+    expect(batchResultsOptions(new URLSearchParams({ file_type: "NOT_GIVEN", force: "NOT_GIVEN" }))).toEqual({
+      _tag: "Results",
+      fileType: "output",
+      force: false
+    })
   })
 })

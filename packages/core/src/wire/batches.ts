@@ -179,12 +179,12 @@ export const parseBatchMetadata = (
       message: "metadata is not an object: send an object of strings, such as {\"team\":\"a\"}"
     }
   }
-  const metadata: Record<string, string> = {}
-  for (const [key, field] of Object.entries(value)) {
+  const entries = Object.entries(value)
+  for (const [key, field] of entries) {
     if (typeof field !== "string") return { _tag: "Invalid", message: `metadata.${key} is not a string` }
-    metadata[key] = field
   }
-  return { _tag: "Metadata", metadata }
+  // own properties, `__proto__` included, as JSON names them
+  return { _tag: "Metadata", metadata: Object.fromEntries(entries) as Record<string, string> }
 }
 
 /**
