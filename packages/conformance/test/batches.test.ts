@@ -10,6 +10,7 @@ import { mkdtempSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { Batches, type StudioClient } from "studio-effect"
+import { Studio } from "studio-effect/promise"
 import * as Reference from "studio-effect/reference"
 import { referenceClients } from "./support/referenceClients.js"
 
@@ -173,5 +174,44 @@ describe("the reference service's answers to bad batch requests, over a socket",
       expect(early.body.detail).toMatch(/is PENDING: its results are ready once it has finished/)
       const unknown = yield* send(`${batches}/nope`)
       expect(unknown).toEqual({ status: 404, body: { detail: "Batch nope not found" } })
+    })))
+})
+
+describe("Batches from the Promise API", () => {
+  const service = { batchPendingDuration: 0, batchLineDuration: 0 }
+  const exercise = async (studio: Studio) => {
+    try {
+      const created = await studio.batches.create({
+        file: new File([jsonl([line("a", ask("Hello")), line("b", ask("Bye"))])], "requests.jsonl"),
+        metadata: { team: "docs" }
+      })
+      expect(created.metadata).toEqual({ team: "docs" })
+      const done = await studio.batches.retrieve(created.id)
+      expect(done).toMatchObject({ status: "COMPLETED", request_counts: { total: 2, completed: 2, failed: 0 } })
+      const results = await studio.batches.results(created.id, { fileType: "output" })
+      expect(results.map((result) => result.custom_id)).toEqual(["a", "b"])
+      const second = await studio.batches.create({ file: jsonl([line("c", ask("Again"))]) })
+      expect((await studio.batches.list({ limit: 1 })).map((batch) => batch.id)).toEqual([second.id])
+      const all: Array<string> = []
+      for await (const batch of studio.batches.listAll({ pageSize: 1 })) all.push(batch.id)
+      expect(all).toEqual([second.id, created.id])
+      const finished = await studio.batches.cancel(created.id).then(() => undefined, (error) => error)
+      expect(finished?._tag).toBe("ValidationError")
+      const missing = await studio.batches.retrieve("nope").then(() => undefined, (error) => error)
+      expect(missing?._tag).toBe("NotFound")
+    } finally {
+      await studio.close()
+    }
+  }
+
+  it.live("create, retrieve, results, list, every page, cancel and errors as Promises, in memory", () =>
+    Effect.promise(() => exercise(Studio.reference(service))))
+
+  it.live("the same over a socket", () =>
+    Effect.scoped(Effect.gen(function*() {
+      const server = yield* Reference.listen({ ...service, apiKeys: ["k"] })
+      yield* Effect.promise(() =>
+        exercise(new Studio({ apiKey: "k", baseUrl: server.url, allowInsecureHttp: true, maxRetries: 0 }))
+      )
     })))
 })
