@@ -5,6 +5,7 @@
  */
 import * as fc from "fast-check"
 import { describe, expect, it } from "vitest"
+import { batchLine, parseMetadataPairs } from "../src/cli/batches.js"
 import { makeBatchStore } from "../src/reference/batches.js"
 import { batchPage, batchRequestIssues, batchResultsOptions } from "../src/reference/batchRequests.js"
 import { makeIds } from "../src/reference/ids.js"
@@ -453,5 +454,34 @@ describe("what the reference service reads from a batch request", () => {
       fileType: "output",
       force: false
     })
+  })
+})
+
+describe("the command's words", () => {
+  it("--metadata key=value pairs are the metadata; a pair without a key or given twice is refused", () => {
+    fc.assert(
+      fc.property(
+        fc.dictionary(fc.string({ minLength: 1 }).filter((key) => !key.includes("=")), fc.string()),
+        (metadata) => {
+          const pairs = Object.entries(metadata).map(([key, value]) => `${key}=${value}`)
+          expect(parseMetadataPairs(pairs)).toEqual({
+            _tag: "Metadata",
+            metadata: pairs.length === 0 ? undefined : metadata
+          })
+          if (pairs.length > 0) expect(parseMetadataPairs([...pairs, pairs[0]!])._tag).toBe("Invalid")
+        }
+      )
+    )
+    fc.assert(fc.property(fc.string().filter((pair) => pair.indexOf("=") <= 0), (pair) => {
+      expect(parseMetadataPairs([pair])).toEqual({
+        _tag: "Invalid",
+        message: `--metadata ${pair}: write it as key=value`
+      })
+    }))
+  })
+
+  it("a batch's line: id, status, done of all, failed", () => {
+    expect(batchLine({ id: "b1", status: "PROCESSING", request_counts: { total: 5, completed: 2, failed: 1 } }))
+      .toBe("b1  PROCESSING  3/5  1 failed")
   })
 })
