@@ -5,11 +5,24 @@
  * lines not yet run; pages follow the `after` cursor; an unknown id is `NotFound`, a bad file a
  * `ValidationError` before anything is sent (and from the service, when sent as it is).
  */
-import { collect, describe, Effect, expect, it, NodeFileSystem, outcome, Stream, TestClock } from "@studio-effect/line"
+import {
+  collect,
+  describe,
+  Effect,
+  expect,
+  it,
+  Layer,
+  NodeFileSystem,
+  outcome,
+  Redacted,
+  Stream,
+  TestClock,
+  transportLayers
+} from "@studio-effect/line"
 import { mkdtempSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { Batches, type StudioClient } from "studio-effect"
+import { Batches, StudioClient } from "studio-effect"
 import { Studio } from "studio-effect/promise"
 import * as Reference from "studio-effect/reference"
 import { referenceClients } from "./support/referenceClients.js"
@@ -214,4 +227,31 @@ describe("Batches from the Promise API", () => {
         exercise(new Studio({ apiKey: "k", baseUrl: server.url, allowInsecureHttp: true, maxRetries: 0 }))
       )
     })))
+})
+
+describe("the reference service's store of batches", () => {
+  it.effect("keeps at most maxBatches batches, the oldest evicted first; each key sees only its own", () =>
+    Effect.gen(function*() {
+      const server = yield* Reference.listen({ apiKeys: ["key-a", "key-b"], maxBatches: 2 })
+      const as = (key: string) =>
+        StudioClient.layer({ apiKey: Redacted.make(key), baseUrl: server.url }).pipe(
+          Layer.orDie,
+          Layer.provide(transportLayers[0]![1])
+        )
+      const ids: Array<string> = []
+      for (let index = 0; index < 3; index++) {
+        const created = yield* Effect.provide(
+          Batches.create({ file: jsonl([line("x", ask(`n${index}`))]) }),
+          as("key-a")
+        )
+        ids.push(created.id)
+      }
+      const oldest = yield* outcome(Effect.provide(Batches.retrieve(ids[0]!), as("key-a")))
+      expect(oldest._tag === "Failure" && oldest.failure._tag).toBe("NotFound")
+      const kept = yield* Effect.provide(Batches.list(), as("key-a"))
+      expect(kept.map((batch) => batch.id)).toEqual([ids[2], ids[1]])
+      const other = yield* outcome(Effect.provide(Batches.retrieve(ids[2]!), as("key-b")))
+      expect(other._tag === "Failure" && other.failure._tag).toBe("NotFound")
+      expect(yield* Effect.provide(Batches.list(), as("key-b"))).toEqual([])
+    }))
 })
