@@ -13,13 +13,13 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
-import { concatBytes } from "studio-effect-core/bytes/concatBytes"
-import { tooLargeReason } from "studio-effect-core/bytes/sizeLimits"
 import { endpointPath, endpoints, libraryListQuery } from "studio-effect-core/wire/endpoints"
-import { baseName, blobName, defaultFileName, notAFileMessage, uploadForm } from "studio-effect-core/wire/libraryUpload"
+import { uploadForm } from "studio-effect-core/wire/libraryUpload"
 import type { RawBody } from "./internal/http/request.js"
 import * as Operation from "./internal/operation/operation.js"
 import { requestValidator } from "./internal/schema/validate.js"
+import * as Internal from "./internal/upload/fileSource.js"
+import { readSource, uploadError } from "./internal/upload/fileSource.js"
 import {
   BatchStatus,
   LibraryFile,
@@ -32,7 +32,7 @@ import {
   UploadFields
 } from "./LibrarySchema.js"
 import type { StudioClient, WithResponse } from "./StudioClient.js"
-import { type RequestError, ValidationError, ValidationIssue } from "./StudioError.js"
+import type { RequestError, ValidationError } from "./StudioError.js"
 
 /**
  * The largest file `upload` sends when no `maxUploadSize` is given: 64 MiB.
@@ -49,7 +49,7 @@ export const defaultMaxUploadSize = 64 * 1024 * 1024
  * @since 0.1.0
  * @category models
  */
-export type FileSource<E = never, R = never> = string | Uint8Array | Blob | Stream.Stream<Uint8Array, E, R>
+export type FileSource<E = never, R = never> = Internal.FileSource<E, R>
 
 /**
  * Options of `upload`: the file's fields (`path`, `labels`, `publicUrl`, `batchId`), its name (by default
@@ -66,67 +66,6 @@ export interface UploadOptions extends UploadFields {
    * anything is sent, and a stream is read no further than this.
    */
   readonly maxUploadSize?: number | undefined
-}
-
-const uploadError = (path: string, message: string) =>
-  new ValidationError({
-    operation: "library.upload",
-    source: "client",
-    issues: [new ValidationIssue({ path, message })]
-  })
-
-const tooLarge = (limit: number) => uploadError("file", tooLargeReason("maxUploadSize", limit))
-
-/** The bytes of a stream, failing as soon as they pass `limit`. */
-const collect = <E, R>(
-  stream: Stream.Stream<Uint8Array, E, R>,
-  limit: number
-): Effect.Effect<Uint8Array, E | ValidationError, R> =>
-  Effect.suspend(() => {
-    const parts: Array<Uint8Array> = []
-    let size = 0
-    return Stream.runForEach(stream, (bytes) => {
-      size += bytes.length
-      if (size > limit) return Effect.fail(tooLarge(limit))
-      parts.push(bytes)
-      return Effect.void
-    }).pipe(Effect.map(() => concatBytes(parts, size)))
-  })
-
-/** The file as a `Blob` and its default name, read within the size limit. */
-const readSource = <E, R>(
-  file: FileSource<E, R>,
-  limit: number
-): Effect.Effect<{ readonly blob: Blob; readonly name: string }, E | ValidationError, R | FileSystem.FileSystem> => {
-  if (typeof file === "string") {
-    return Effect.gen(function*() {
-      const fs = yield* FileSystem.FileSystem
-      const unreadable = (error: { readonly message: string }) =>
-        uploadError("file", `cannot read ${file}: ${error.message}`)
-      const info = yield* Effect.mapError(fs.stat(file), unreadable)
-      if (info.type !== "File") {
-        return yield* uploadError("file", notAFileMessage(file, info.type))
-      }
-      if (Number(info.size) > limit) return yield* tooLarge(limit)
-      // read as a stream, no further than the limit: the file may grow while it is read
-      const bytes = yield* collect(Stream.mapError(fs.stream(file), unreadable), limit)
-      return { blob: new Blob([bytes as Uint8Array<ArrayBuffer>]), name: baseName(file) }
-    })
-  }
-  if (file instanceof Uint8Array) {
-    return file.length > limit
-      ? Effect.fail(tooLarge(limit))
-      : Effect.succeed({ blob: new Blob([file as Uint8Array<ArrayBuffer>]), name: defaultFileName })
-  }
-  if (file instanceof Blob) {
-    return file.size > limit
-      ? Effect.fail(tooLarge(limit))
-      : Effect.succeed({ blob: file, name: blobName(file) })
-  }
-  return Effect.map(collect(file, limit), (bytes) => ({
-    blob: new Blob([bytes as Uint8Array<ArrayBuffer>]),
-    name: defaultFileName
-  }))
 }
 
 /** The multipart form of an upload, as the bytes sent and their content type (with its boundary). */
@@ -151,10 +90,14 @@ const uploadBody = <E, R>(
     const { maxUploadSize, name, ...rest } = options
     const limit = maxUploadSize ?? defaultMaxUploadSize
     if (!(Number.isSafeInteger(limit) && limit >= 1)) {
-      return yield* uploadError("maxUploadSize", `${limit} is not a size: use a whole number of bytes, such as 8388608`)
+      return yield* uploadError(
+        "library.upload",
+        "maxUploadSize",
+        `${limit} is not a size: use a whole number of bytes, such as 8388608`
+      )
     }
     const fields = yield* validateUploadFields("library.upload", rest)
-    const source = yield* readSource(file, limit)
+    const source = yield* readSource("library.upload", file, limit)
     return yield* formOf(source.blob, name ?? source.name, fields)
   })
 

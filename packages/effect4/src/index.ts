@@ -17,6 +17,16 @@ export * as Assistants from "./Assistants.js"
 /**
  * @since 0.1.0
  */
+export * as Batches from "./Batches.js"
+
+/**
+ * @since 0.1.0
+ */
+export * as BatchSchema from "./BatchSchema.js"
+
+/**
+ * @since 0.1.0
+ */
 export * as Chat from "./Chat.js"
 
 /**

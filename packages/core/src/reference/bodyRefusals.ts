@@ -61,14 +61,17 @@ export const bodyLimitsOf = (options: {
   }
 }
 
+/** The paths whose bodies carry a file: an upload to the library, a batch's file. */
+const uploadPaths: ReadonlySet<string> = new Set([endpoints.libraryUpload.path, endpoints.batchesCreate.path])
+
 /**
- * The limit of a request's body: an upload's own, or every other body's.
+ * The limit of a request's body: an upload's own (a file to the library or a batch's), or every other body's.
  *
  * @since 0.1.0
  * @category limits
  */
 export const bodyLimitOf = (limits: BodyLimits, method: string, url: string): number =>
-  method === "POST" && pathOf(url) === endpoints.libraryUpload.path ? limits.maxUploadBytes : limits.maxBodyBytes
+  method === "POST" && uploadPaths.has(pathOf(url)) ? limits.maxUploadBytes : limits.maxBodyBytes
 
 /**
  * The body is larger than the limit.

@@ -1,10 +1,11 @@
 /**
- * The limits of the reference service's stores (each tenant's assistants, runs and library, and the tenants
+ * The limits of the reference service's stores (each tenant's assistants, runs, library and batches, and the tenants
  * themselves), each from its option or its default.
  *
  * @since 0.1.0
  */
 import { type AssistantStoreLimits, defaultAssistantStoreLimits } from "./assistants.js"
+import { type BatchStoreLimits, defaultBatchStoreLimits } from "./batches.js"
 import {
   defaultLibraryLimits,
   defaultMaxTotalLibraryBytes,
@@ -34,6 +35,8 @@ export interface StoreLimitOptions {
   readonly maxTotalLibraryBytes?: number | undefined
   /** How long a file is `PROCESSING`, in milliseconds. */
   readonly fileProcessingDuration?: number | undefined
+  readonly maxBatches?: number | undefined
+  readonly maxBatchesSize?: number | undefined
 }
 
 /**
@@ -49,6 +52,7 @@ export interface StoreLimits {
   readonly library: LibraryLimits
   readonly maxTotalLibraryBytes: number
   readonly fileProcessingDuration: number
+  readonly batches: BatchStoreLimits
 }
 
 /**
@@ -74,5 +78,9 @@ export const storeLimits = (options: StoreLimitOptions): StoreLimits => ({
     maxSearchAnswerBytes: options.maxSearchAnswerBytes ?? defaultLibraryLimits.maxSearchAnswerBytes
   },
   maxTotalLibraryBytes: options.maxTotalLibraryBytes ?? defaultMaxTotalLibraryBytes,
-  fileProcessingDuration: options.fileProcessingDuration ?? defaultProcessingDuration
+  fileProcessingDuration: options.fileProcessingDuration ?? defaultProcessingDuration,
+  batches: {
+    maxBatches: options.maxBatches ?? defaultBatchStoreLimits.maxBatches,
+    maxBatchesSize: options.maxBatchesSize ?? defaultBatchStoreLimits.maxBatchesSize
+  }
 })

@@ -138,6 +138,8 @@ const fileId = ({ id }: Identified): Attributes => ({ "studio.file.id": id })
 const runsPath = `${basePath}/maestro/runs`
 const assistantsPath = `${basePath}/assistants`
 const filesPath = `${basePath}/library/files`
+const batchesPath = `${basePath}/batches`
+const batchId = ({ id }: Identified): Attributes => ({ "studio.batch.id": id })
 
 /**
  * Every operation of the service.
@@ -274,6 +276,36 @@ export const endpoints = {
     path: `${basePath}/library/batches/{id}/status`,
     creates: false,
     attributes: ({ id }: Identified) => ({ "studio.batch.id": id })
+  },
+  batchesCreate: {
+    name: "batches.create",
+    method: "POST",
+    path: batchesPath,
+    creates: true,
+    attributes: ({ endpoint }: { readonly endpoint: string }) => ({ "studio.batch.endpoint": endpoint }),
+    responseAttributes: (batch: Identified) => ({ "studio.batch.id": batch.id })
+  },
+  batchesList: { name: "batches.list", method: "GET", path: batchesPath, creates: false, attributes: none },
+  batchesRetrieve: {
+    name: "batches.retrieve",
+    method: "GET",
+    path: `${batchesPath}/{id}`,
+    creates: false,
+    attributes: batchId
+  },
+  batchesCancel: {
+    name: "batches.cancel",
+    method: "POST",
+    path: `${batchesPath}/{id}/cancel`,
+    creates: false,
+    attributes: batchId
+  },
+  batchesResults: {
+    name: "batches.results",
+    method: "GET",
+    path: `${batchesPath}/{id}/results`,
+    creates: false,
+    attributes: batchId
   }
 } as const satisfies Record<string, Endpoint<any, any>>
 

@@ -1,5 +1,5 @@
 /**
- * The `studio-effect` command, built on `@effect/cli`: `chat`, `run`, `assistants`, `files`, `models` and `serve`, each against
+ * The `studio-effect` command, built on `@effect/cli`: `chat`, `run`, `assistants`, `files`, `batches`, `models` and `serve`, each against
  * the Studio service (STUDIO_API_KEY, STUDIO_BASE_URL) or, with `--reference`, the embedded reference
  * service. Any failure is one line on stderr and a non-zero exit code.
  *
@@ -17,6 +17,7 @@ import { exitCodes } from "studio-effect-core/cli/exitCodes"
 import { rootDescription, rootExamples } from "studio-effect-core/cli/help"
 import { version } from "../internal/http/version.js"
 import * as Assistants from "./assistants.js"
+import * as Batches from "./batches.js"
 import * as Chat from "./chat.js"
 import { CliFailure, describe } from "./failure.js"
 import * as Files from "./files.js"
@@ -41,12 +42,21 @@ export const command = CliCommand.make("studio-effect").pipe(
     Run.command,
     Assistants.command,
     Files.command,
+    Batches.command,
     Models.command,
     Serve.command
   ])
 )
 
-const subcommands = [Chat.command, Run.command, Assistants.command, Files.command, Models.command, Serve.command]
+const subcommands = [
+  Chat.command,
+  Run.command,
+  Assistants.command,
+  Files.command,
+  Batches.command,
+  Models.command,
+  Serve.command
+]
   .map((command) => command.descriptor as Descriptor.Command<unknown>)
 
 /** The options of every command, listed once at the foot of each help rather than in each command's options. */

@@ -8,6 +8,7 @@
 import * as Effect from "effect/Effect"
 
 export const Assistants = Effect.promise(() => import("../Assistants.js"))
+export const Batches = Effect.promise(() => import("../Batches.js"))
 export const Chat = Effect.promise(() => import("../Chat.js"))
 export const Library = Effect.promise(() => import("../Library.js"))
 export const Maestro = Effect.promise(() => import("../Maestro.js"))

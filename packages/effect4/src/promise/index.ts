@@ -36,6 +36,8 @@ import type {
   DeletedAssistant,
   ModifyAssistantRequest
 } from "../AssistantSchema.js"
+import * as Batches from "../Batches.js"
+import type { Batch, BatchList, BatchResults, BatchResultsRequest, ListBatchesRequest } from "../BatchSchema.js"
 import * as Chat from "../Chat.js"
 import type { ChatCompletion, ChatCompletionChunk, ChatRequest, ToolCall } from "../ChatSchema.js"
 import * as Library from "../Library.js"
@@ -276,6 +278,35 @@ export class Studio {
       this.respond(Library.searchWithResponse(request), options),
     batchStatus: (batchId: string, options?: CallOptions): ResponsePromise<BatchStatus> =>
       this.respond(Library.batchStatusWithResponse(batchId), options)
+  }
+
+  readonly batches = {
+    /**
+     * Creates a batch from a JSONL file's bytes or a `Blob` of chat requests (one a line, each with its
+     * `custom_id`), checked before it is sent.
+     */
+    create: (
+      request: Omit<Batches.CreateBatchOptions, "file"> & { readonly file: Uint8Array | Blob },
+      options?: CallOptions
+    ): ResponsePromise<Batch> => this.respond(Batches.createWithResponse(request), options),
+    retrieve: (batchId: string, options?: CallOptions): ResponsePromise<Batch> =>
+      this.respond(Batches.retrieveWithResponse(batchId), options),
+    /** A page of batches, the newest first, after the batch `after`. */
+    list: (page?: ListBatchesRequest, options?: CallOptions): ResponsePromise<BatchList> =>
+      this.respond(Batches.listWithResponse(page), options),
+    /** Every batch (after `after`), listed a page at a time. */
+    listAll: (
+      request?: Parameters<typeof Batches.stream>[0],
+      options?: CallOptions
+    ): AsyncIterable<Batch> => this.iterate(Batches.stream(request), options),
+    cancel: (batchId: string, options?: CallOptions): ResponsePromise<Batch> =>
+      this.respond(Batches.cancelWithResponse(batchId), options),
+    /** The `output` (default) or `error` file of a batch's results, one `BatchResult` a request. */
+    results: (
+      batchId: string,
+      request?: BatchResultsRequest,
+      options?: CallOptions
+    ): ResponsePromise<BatchResults> => this.respond(Batches.resultsWithResponse(batchId, request), options)
   }
 
   /**

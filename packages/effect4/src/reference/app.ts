@@ -1,6 +1,6 @@
 /**
  * The reference service as one `HttpEffect`: chat completions (whole or streamed), orchestration runs, the
- * assistant resource, models and the library, behind bearer auth, with optional rate limiting and fault
+ * assistant resource, models, the library and batches, behind bearer auth, with optional rate limiting and fault
  * injection. Its options and its assembly: the limits (`limits.ts`), the readers of a request
  * (`requests.ts`), the handlers (`handlers.ts`), the routes of the endpoint table (`routes.ts`).
  *
@@ -12,8 +12,10 @@ import * as Effect from "effect/Effect"
 import * as HttpServerRequest from "effect/http/HttpServerRequest"
 import * as HttpServerResponse from "effect/http/HttpServerResponse"
 import type * as Scope from "effect/Scope"
+import { defaultBatchTiming } from "studio-effect-core/reference/batches"
 import { bearerKey } from "studio-effect-core/reference/fastApi"
 import { makeIds } from "studio-effect-core/reference/ids"
+import { defaultLibraryLimits } from "studio-effect-core/reference/library/library"
 import {
   answerMetadataHeaders,
   defaultRequestsPerMinute,
@@ -119,7 +121,22 @@ export interface ReferenceOptions {
   readonly maxSearchAnswerBytes?: number | undefined
   /** How long an uploaded file is `PROCESSING` on Effect's clock before it is `PROCESSED` (default 1 s). */
   readonly fileProcessingDuration?: Duration.Input | undefined
+  /** The most batches kept (default 100); creating one more evicts the oldest, which then answers 404. */
+  readonly maxBatches?: number | undefined
+  /**
+   * The most characters of batch files kept, requests and results of all batches together (default 64 Mi);
+   * the oldest batches are evicted first. A batch's file is at most `maxFileBytes` and 10,000 lines.
+   */
+  readonly maxBatchesSize?: number | undefined
+  /** How long a new batch is `PENDING` on Effect's clock before its lines run (default 1 s). */
+  readonly batchPendingDuration?: Duration.Input | undefined
+  /** How long each line of a batch takes on Effect's clock (default 200 ms); 0 runs them all at once. */
+  readonly batchLineDuration?: Duration.Input | undefined
 }
+
+/** A duration option in milliseconds, or its default. */
+const millisOr = (input: Duration.Input | undefined, fallback: number): number =>
+  input === undefined ? fallback : Duration.toMillis(Duration.fromInputUnsafe(input))
 
 /**
  * The base of every path of the service.
@@ -164,6 +181,7 @@ export const make = (
       : script(options.model)
     const extraModels = options.extraModels ?? []
     const keys = options.apiKeys === undefined ? undefined : new Set(options.apiKeys)
+    const limits = makeLimits(options)
     const tenants = Tenants.make({
       separate: keys !== undefined,
       maxTenants: options.maxTenants,
@@ -183,9 +201,16 @@ export const make = (
       maxSearchAnswerBytes: options.maxSearchAnswerBytes,
       fileProcessingDuration: options.fileProcessingDuration === undefined
         ? undefined
-        : Duration.toMillis(Duration.fromInputUnsafe(options.fileProcessingDuration))
+        : Duration.toMillis(Duration.fromInputUnsafe(options.fileProcessingDuration)),
+      maxBatches: options.maxBatches,
+      maxBatchesSize: options.maxBatchesSize,
+      extraModels,
+      maxJsonDepth: limits.maxJsonDepth,
+      batchTiming: {
+        pendingDuration: millisOr(options.batchPendingDuration, defaultBatchTiming.pendingDuration),
+        lineDuration: millisOr(options.batchLineDuration, defaultBatchTiming.lineDuration)
+      }
     })
-    const limits = makeLimits(options)
     const windows = options.rateLimit === undefined
       ? makeRateWindows(defaultRequestsPerMinute, 60_000)
       : makeRateWindows(
@@ -201,7 +226,8 @@ export const make = (
       seed,
       ids,
       extraModels,
-      streamEventDelay: options.streamEventDelay
+      streamEventDelay: options.streamEventDelay,
+      maxFileBytes: options.maxFileBytes ?? defaultLibraryLimits.maxFileBytes
     })
     let requestCount = 0
     return Effect.map(route(handlers, limits), (routed): App =>

@@ -1,6 +1,6 @@
 /**
  * The reference service's handler of each operation of the endpoint table: chat completions (whole or
- * streamed), runs, assistants, models and the library, over the caller's tenant.
+ * streamed), runs, assistants, models, the library and batches, over the caller's tenant.
  */
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
@@ -25,6 +25,7 @@ import { ChatRequest } from "../ChatSchema.js"
 import * as LibrarySchema from "../LibrarySchema.js"
 import { RunRequest } from "../MaestroSchema.js"
 import type { AssistantTooLarge } from "./assistants.js"
+import { makeBatchHandlers } from "./batchHandlers.js"
 import { readBytes } from "./body.js"
 import * as Chat from "./chat.js"
 import type { Limits } from "./limits.js"
@@ -59,6 +60,8 @@ export const makeHandlers = (context: {
   readonly ids: ReturnType<typeof makeIds>
   readonly extraModels: ReadonlyArray<string>
   readonly streamEventDelay: Duration.Input | undefined
+  /** The largest batch file, in bytes. */
+  readonly maxFileBytes: number
 }) => {
   const { body, endpoint, param, runBody } = context.requests
   const { limits, model, seed, ids, stopping } = context
@@ -262,7 +265,8 @@ export const makeHandlers = (context: {
         const status = yield* library.batchStatus(id)
         return status === undefined ? Wire.detail(404, `Batch ${id} not found.`) : Wire.json(status)
       })
-    )
+    ),
+    ...makeBatchHandlers({ requests: context.requests, limits, stopping, maxFileBytes: context.maxFileBytes })
   }
   return handlers
 }

@@ -9,6 +9,7 @@ import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
 import * as Clock from "effect/Clock"
 import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
+import { parseJsonLines } from "studio-effect-core/wire/batches"
 import { requestIdOf } from "studio-effect-core/wire/responseErrors"
 import { DecodeError, type RequestError, type StudioError, TimeoutError } from "../../StudioError.js"
 import { decodeReason } from "../schema/issues.js"
@@ -95,7 +96,8 @@ export const makeAttempts = (context: {
   const decodeBody = <A>(
     operation: string,
     response: HttpClientResponse.HttpClientResponse,
-    decode: ResponseDecoder<A>
+    decode: ResponseDecoder<A>,
+    lines = false
   ) =>
     Effect.flatMap(
       Effect.catchTag(
@@ -115,10 +117,17 @@ export const makeAttempts = (context: {
           })
         }
         let json: unknown
-        try {
-          json = JSON.parse(text)
-        } catch {
-          return Effect.fail(decodeError("the body is not JSON"))
+        if (lines) {
+          // JSON Lines: one value a line, decoded as the array of them
+          const parsed = parseJsonLines(text)
+          if (parsed._tag === "Broken") return Effect.fail(decodeError(`line ${parsed.line} of the body is not JSON`))
+          json = parsed.values
+        } else {
+          try {
+            json = JSON.parse(text)
+          } catch {
+            return Effect.fail(decodeError("the body is not JSON"))
+          }
         }
         const decoded = decode(json)
         return decoded._tag === "Right"

@@ -65,7 +65,8 @@ export const makeService = (config: ClientConfig, transport: HttpClient.HttpClie
         Effect.flatMap(
           attempts.send(request.operation, httpRequest),
           (response) =>
-            Effect.map(attempts.decodeBody(request.operation, response, decode), (value) => answer(response, value))
+            Effect.map(attempts.decodeBody(request.operation, response, decode, request.lines), (value) =>
+              answer(response, value))
         )
       )
       const retryable = request.creates === true && !settings.retryCreates ? serviceCannotHaveActed : undefined

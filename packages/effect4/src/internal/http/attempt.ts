@@ -9,6 +9,7 @@ import type * as HttpClient from "effect/http/HttpClient"
 import type * as HttpClientRequest from "effect/http/HttpClientRequest"
 import type * as HttpClientResponse from "effect/http/HttpClientResponse"
 import * as Result from "effect/Result"
+import { parseJsonLines } from "studio-effect-core/wire/batches"
 import { requestIdOf } from "studio-effect-core/wire/responseErrors"
 import { DecodeError, type RequestError, type StudioError, TimeoutError } from "../../StudioError.js"
 import { decodeReason } from "../schema/issues.js"
@@ -90,7 +91,8 @@ export const makeAttempts = (context: {
   const decodeBody = <A>(
     operation: string,
     response: HttpClientResponse.HttpClientResponse,
-    decode: ResponseDecoder<A>
+    decode: ResponseDecoder<A>,
+    lines = false
   ) =>
     Effect.flatMap(
       Effect.catchTag(
@@ -110,10 +112,17 @@ export const makeAttempts = (context: {
           })
         }
         let json: unknown
-        try {
-          json = JSON.parse(text)
-        } catch {
-          return Effect.fail(decodeError("the body is not JSON"))
+        if (lines) {
+          // JSON Lines: one value a line, decoded as the array of them
+          const parsed = parseJsonLines(text)
+          if (parsed._tag === "Broken") return Effect.fail(decodeError(`line ${parsed.line} of the body is not JSON`))
+          json = parsed.values
+        } else {
+          try {
+            json = JSON.parse(text)
+          } catch {
+            return Effect.fail(decodeError("the body is not JSON"))
+          }
         }
         const decoded = decode(json)
         return Result.isSuccess(decoded)

@@ -22,6 +22,8 @@ export interface JsonRequest<A, I> {
   readonly response: Schema.Codec<A, I>
   /** The decoder of the answer, made once by its operation; one from `response` when not given. */
   readonly decode?: ResponseDecoder<A> | undefined
+  /** The answer is JSON Lines: its values, one a line, are decoded as an array. */
+  readonly lines?: boolean | undefined
   /**
    * A create the service bills or stores: retried only where the service cannot have acted, unless the
    * call's settings say `retryCreates`.

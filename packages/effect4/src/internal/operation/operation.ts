@@ -82,6 +82,8 @@ export interface JsonOperation<C extends Check<any, any>, A, I> {
   readonly response: Schema.Codec<A, I>
   /** A decoder of the answer faster than the schema's, to the same value; the schema's when not given. */
   readonly decode?: ResponseDecoder<A> | undefined
+  /** The answer is JSON Lines, decoded as the array of its values. */
+  readonly lines?: boolean | undefined
 }
 
 /** The path of an endpoint for a checked input: its `segment` (an identifier's) fills the template. */
@@ -98,7 +100,7 @@ export interface JsonCall<In, A> {
 export const json = <C extends Check<any, any>, A, I>(
   operation: JsonOperation<C, A, I>
 ): JsonCall<InputOf<C>, A> => {
-  const { body, check, endpoint, path, raw, response } = operation
+  const { body, check, endpoint, lines, path, raw, response } = operation
   const { creates, method, name, responseAttributes } = endpoint
   const decode = operation.decode ?? responseDecoder(response)
   const spanName = `studio.${name}`
@@ -120,7 +122,8 @@ export const json = <C extends Check<any, any>, A, I>(
             raw: raw === undefined ? undefined : raw(valid),
             response,
             decode,
-            creates
+            creates,
+            lines
           })
           // an id in the attributes may come from an answer (a run polled after `create`): every value is
           // checked against the secrets before it reaches the span, as is every value of the answer
