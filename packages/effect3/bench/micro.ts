@@ -85,6 +85,7 @@ const fakeClient = StudioClient.StudioClient.of({
   json: () => Effect.die("not used"),
   jsonWithResponse: () => Effect.die("not used"),
   openEvents: (_request, parse) => Effect.map(decodeEventsWith("POST", "x", parse)(readStream()), streamOf),
+  openBytes: () => Effect.die("not used"),
   redact: (error) => error,
   redactAttributes: (attributes) => attributes
 })

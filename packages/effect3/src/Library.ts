@@ -1,8 +1,9 @@
 /**
  * The library of files that a run's `file_search` tool searches: `upload` a file (from a path, bytes, a
- * `Blob` or a byte `Stream`) with its path, labels and public URL, `list` the files (or `stream` them all,
- * page by page), `retrieve`, `update` and `delete` one, `search` their segments, and read the status of a
- * batch upload (`batchStatus`).
+ * `Blob` or a byte `Stream`, which is sent as it is read) with its path, labels and public URL, `list` the
+ * files (or `stream` them all, page by page), `retrieve`, `update` and `delete` one, `download` its bytes
+ * (a `Stream`, or whole with `downloadBytes`), read the text the service extracted (`parsed`), `search`
+ * their segments, and read the status of a batch upload (`batchStatus`).
  *
  * @since 0.1.0
  */
@@ -15,7 +16,15 @@ import * as Stream from "effect/Stream"
 import { concatBytes } from "studio-effect-core/bytes/concatBytes"
 import { tooLargeReason } from "studio-effect-core/bytes/sizeLimits"
 import { endpointPath, endpoints, libraryListQuery } from "studio-effect-core/wire/endpoints"
-import { baseName, blobName, defaultFileName, notAFileMessage, uploadForm } from "studio-effect-core/wire/libraryUpload"
+import {
+  baseName,
+  blobName,
+  defaultFileName,
+  formBoundary,
+  notAFileMessage,
+  streamedUploadForm,
+  uploadForm
+} from "studio-effect-core/wire/libraryUpload"
 import type { RawBody } from "./internal/http/request.js"
 import * as Operation from "./internal/operation/operation.js"
 import { requestValidator } from "./internal/schema/validate.js"
@@ -26,11 +35,12 @@ import {
   LibrarySearchRequest,
   LibrarySearchResponse,
   ListFilesRequest,
+  ParsedFile,
   UpdateFileRequest,
   UploadedFile,
   UploadFields
 } from "./LibrarySchema.js"
-import type { StudioClient } from "./StudioClient.js"
+import { StudioClient } from "./StudioClient.js"
 import { type RequestError, ValidationError, ValidationIssue } from "./StudioError.js"
 
 /**
@@ -51,7 +61,8 @@ export const defaultMaxUploadSize = 64 * 1024 * 1024
 export type FileSource<E = never, R = never> = string | Uint8Array | Blob | Stream.Stream<Uint8Array, E, R>
 
 /**
- * Options of `upload`: the file's fields (`path`, `labels`, `publicUrl`, `batchId`), its name (by default
+ * Options of `upload`: the file's fields (`path`, `labels`, `publicUrl`, `batchId`, `customConfigs`,
+ * `metadata`, `dataSource`), its name (by default
  * the path's last part, the `File`'s name, or `file.txt`), and the largest file sent.
  *
  * @since 0.1.0
@@ -62,7 +73,8 @@ export interface UploadOptions extends UploadFields {
   readonly name?: string | undefined
   /**
    * The largest file sent, in bytes (default 64 MiB). A larger file fails with `ValidationError` before
-   * anything is sent, and a stream is read no further than this.
+   * anything is sent; a stream is sent as it is read, and fails with `ValidationError` as soon as it passes
+   * this, read no further.
    */
   readonly maxUploadSize?: number | undefined
 }
@@ -92,11 +104,11 @@ const collect = <E, R>(
     }).pipe(Effect.map(() => concatBytes(parts, size)))
   })
 
-/** The file as a `Blob` and its default name, read within the size limit. */
-const readSource = <E, R>(
-  file: FileSource<E, R>,
+/** A file held whole (a path's, bytes, a `Blob`) as a `Blob` and its default name, read within the size limit. */
+const readSource = (
+  file: string | Uint8Array | Blob,
   limit: number
-): Effect.Effect<{ readonly blob: Blob; readonly name: string }, E | ValidationError, R | FileSystem.FileSystem> => {
+): Effect.Effect<{ readonly blob: Blob; readonly name: string }, ValidationError, FileSystem.FileSystem> => {
   if (typeof file === "string") {
     return Effect.gen(function*() {
       const fs = yield* FileSystem.FileSystem
@@ -117,16 +129,40 @@ const readSource = <E, R>(
       ? Effect.fail(tooLarge(limit))
       : Effect.succeed({ blob: new Blob([file as Uint8Array<ArrayBuffer>]), name: defaultFileName })
   }
-  if (file instanceof Blob) {
-    return file.size > limit
-      ? Effect.fail(tooLarge(limit))
-      : Effect.succeed({ blob: file, name: blobName(file) })
-  }
-  return Effect.map(collect(file, limit), (bytes) => ({
-    blob: new Blob([bytes as Uint8Array<ArrayBuffer>]),
-    name: defaultFileName
-  }))
+  return file.size > limit
+    ? Effect.fail(tooLarge(limit))
+    : Effect.succeed({ blob: file, name: blobName(file) })
 }
+
+/**
+ * Uploads a stream as the file part of a form sent as it is read: each chunk counted, the upload failing
+ * with `ValidationError` once it passes `limit` (the request is aborted, nothing more read). The stream's
+ * own failure ends the upload with that failure; a streamed form is sent once, never retried.
+ */
+const uploadStream = <E, R>(
+  stream: Stream.Stream<Uint8Array, E, R>,
+  limit: number,
+  name: string,
+  fields: typeof UploadFields.Type
+): Effect.Effect<UploadedFile, RequestError | E, StudioClient | R> =>
+  Effect.gen(function*() {
+    const context = yield* Effect.context<R>()
+    const form = streamedUploadForm(name, fields, formBoundary())
+    // why the file's stream stopped, when it did: the request then fails for it, and the upload with it
+    let stopped: { readonly error: E | ValidationError } | undefined
+    let size = 0
+    const counted = Stream.mapEffect(stream, (bytes) => {
+      size += bytes.length
+      return size > limit ? Effect.fail(tooLarge(limit)) : Effect.succeed(bytes)
+    }).pipe(
+      Stream.tapError((error) => Effect.sync(() => (stopped = { error }))),
+      Stream.provideContext(context)
+    )
+    const body = Stream.make(form.head).pipe(Stream.concat(counted), Stream.concat(Stream.make(form.tail)))
+    return yield* uploadOperation({ stream: body, contentType: form.contentType }).pipe(
+      Effect.catchAll((error) => Effect.fail(stopped === undefined ? error : stopped.error))
+    )
+  })
 
 /** The multipart form of an upload, as the bytes sent and their content type (with its boundary). */
 const formOf = (blob: Blob, name: string, fields: typeof UploadFields.Type): Effect.Effect<RawBody> =>
@@ -143,9 +179,12 @@ const validateUploadFields = requestValidator(UploadFields)
 
 /**
  * Uploads a file to the library, as a `multipart/form-data` form: the file, with its `path`, `labels`,
- * `publicUrl` and `batchId` when given. The file is read first, up to `maxUploadSize` bytes (64 MiB by
- * default); a larger one, or one that cannot be read, fails with `ValidationError` and nothing is sent. A
- * path is read with Effect's `FileSystem` (provide `NodeFileSystem.layer` or the like). Returns the new
+ * `publicUrl`, `batchId`, `customConfigs`, `metadata` and `dataSource` when given. A path, bytes or a
+ * `Blob` is read first, up to `maxUploadSize` bytes (64 MiB by default); a larger one, or one that cannot
+ * be read, fails with `ValidationError` and nothing is sent. A path is read with Effect's `FileSystem`
+ * (provide `NodeFileSystem.layer` or the like). A `Stream` is sent as it is read, never held whole: once
+ * it passes `maxUploadSize` the upload fails with `ValidationError` and the request is aborted; a failure
+ * of the stream ends the upload with that failure, and a streamed upload is not retried. Returns the new
  * file's id; the file is `PROCESSING` until the service has indexed it.
  *
  * @since 0.1.0
@@ -168,6 +207,9 @@ export const upload: {
       return yield* uploadError("maxUploadSize", `${limit} is not a size: use a whole number of bytes, such as 8388608`)
     }
     const fields = yield* validateUploadFields("library.upload", rest)
+    if (!(typeof file === "string" || file instanceof Uint8Array || file instanceof Blob)) {
+      return yield* uploadStream(file, limit, name ?? defaultFileName, fields)
+    }
     const source = yield* readSource(file, limit)
     const form = yield* formOf(source.blob, name ?? source.name, fields)
     return yield* uploadOperation(form)
@@ -208,6 +250,14 @@ const searchOperation = Operation.json({
   body: (valid) => valid,
   response: LibrarySearchResponse
 })
+
+const parsedOperation = Operation.json({
+  endpoint: endpoints.libraryParsed,
+  check: Operation.checkId("fileId"),
+  response: ParsedFile
+})
+
+const downloadCheck = Operation.checkId("fileId")
 
 const batchStatusOperation = Operation.json({
   endpoint: endpoints.libraryBatchStatus,
@@ -301,3 +351,97 @@ export const search = (
  */
 export const batchStatus: (batchId: string) => Effect.Effect<BatchStatus, RequestError, StudioClient> =
   batchStatusOperation
+
+/**
+ * The largest download `download` and `downloadBytes` read when no `maxDownloadSize` is given: 64 MiB.
+ *
+ * @since 1.1.0
+ * @category constants
+ */
+export const defaultMaxDownloadSize = 64 * 1024 * 1024
+
+/**
+ * Options of `download` and `downloadBytes`.
+ *
+ * @since 1.1.0
+ * @category models
+ */
+export interface DownloadOptions {
+  /**
+   * The most bytes read, in bytes (default 64 MiB): a longer file fails with `DecodeError` as soon as that
+   * is known (from its `Content-Length`, or once that many bytes arrived), read no further.
+   */
+  readonly maxDownloadSize?: number | undefined
+}
+
+/**
+ * A file's bytes as uploaded (`GET /library/files/{id}/download`), as a `Stream` read as it is pulled: the
+ * request is sent when the stream starts (and retried as any call), its body read with the client's idle
+ * timeout and bounded by `maxDownloadSize`. Write it where it goes (a file, a hash) without holding it
+ * whole; `downloadBytes` gives it whole. An unknown id fails with `NotFound`.
+ *
+ * @since 1.1.0
+ * @category operations
+ */
+export const download = (
+  fileId: string,
+  options: DownloadOptions = {}
+): Stream.Stream<Uint8Array, RequestError, StudioClient> => {
+  const { name } = endpoints.libraryDownload
+  const limit = options.maxDownloadSize ?? defaultMaxDownloadSize
+  return Stream.unwrapScoped(Effect.gen(function*() {
+    if (!(Number.isSafeInteger(limit) && limit >= 1)) {
+      return yield* new ValidationError({
+        operation: name,
+        source: "client",
+        issues: [
+          new ValidationIssue({
+            path: "maxDownloadSize",
+            message: `${limit} is not a size: use a whole number of bytes, such as 8388608`
+          })
+        ]
+      })
+    }
+    const { id, segment } = yield* downloadCheck(name, fileId)
+    const client = yield* StudioClient
+    // the span is the scope's: it ends with the stream, failed if the stream fails
+    yield* Effect.makeSpanScoped(`studio.${name}`, {
+      attributes: client.redactAttributes(endpoints.libraryDownload.attributes({ id }))
+    })
+    return yield* client.openBytes({
+      operation: name,
+      path: endpointPath(endpoints.libraryDownload, segment),
+      maxSize: limit
+    })
+  }))
+}
+
+/**
+ * A file's bytes as uploaded, whole: `download` read to its end, within `maxDownloadSize`.
+ *
+ * @since 1.1.0
+ * @category operations
+ */
+export const downloadBytes = (
+  fileId: string,
+  options: DownloadOptions = {}
+): Effect.Effect<Uint8Array, RequestError, StudioClient> =>
+  Effect.suspend(() => {
+    const parts: Array<Uint8Array> = []
+    let size = 0
+    return Stream.runForEach(download(fileId, options), (bytes) =>
+      Effect.sync(() => {
+        parts.push(bytes)
+        size += bytes.length
+      })).pipe(Effect.map(() => concatBytes(parts, size)))
+  })
+
+/**
+ * The text the service extracted from a file (`GET /library/files/{id}/parsed`): all of it and its
+ * segments, in the file's order. An unknown id fails with `NotFound`; the reference service answers 422
+ * (`ValidationError`) while the file is `PROCESSING` or when its text could not be read.
+ *
+ * @since 1.1.0
+ * @category operations
+ */
+export const parsed: (fileId: string) => Effect.Effect<ParsedFile, RequestError, StudioClient> = parsedOperation

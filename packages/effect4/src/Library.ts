@@ -206,7 +206,9 @@ export const upload: {
       return yield* uploadError("maxUploadSize", `${limit} is not a size: use a whole number of bytes, such as 8388608`)
     }
     const fields = yield* validateUploadFields("library.upload", rest)
-    if (Stream.isStream(file)) return yield* uploadStream(file, limit, name ?? defaultFileName, fields)
+    if (!(typeof file === "string" || file instanceof Uint8Array || file instanceof Blob)) {
+      return yield* uploadStream(file, limit, name ?? defaultFileName, fields)
+    }
     const source = yield* readSource(file, limit)
     const form = yield* formOf(source.blob, name ?? source.name, fields)
     return yield* uploadOperation(form)
@@ -348,7 +350,7 @@ export const batchStatus: (batchId: string) => Effect.Effect<BatchStatus, Reques
 /**
  * The largest download `download` and `downloadBytes` read when no `maxDownloadSize` is given: 64 MiB.
  *
- * @since 1.2.0
+ * @since 1.1.0
  * @category constants
  */
 export const defaultMaxDownloadSize = 64 * 1024 * 1024
@@ -356,7 +358,7 @@ export const defaultMaxDownloadSize = 64 * 1024 * 1024
 /**
  * Options of `download` and `downloadBytes`.
  *
- * @since 1.2.0
+ * @since 1.1.0
  * @category models
  */
 export interface DownloadOptions {
@@ -373,7 +375,7 @@ export interface DownloadOptions {
  * timeout and bounded by `maxDownloadSize`. Write it where it goes (a file, a hash) without holding it
  * whole; `downloadBytes` gives it whole. An unknown id fails with `NotFound`.
  *
- * @since 1.2.0
+ * @since 1.1.0
  * @category operations
  */
 export const download = (
@@ -412,7 +414,7 @@ export const download = (
 /**
  * A file's bytes as uploaded, whole: `download` read to its end, within `maxDownloadSize`.
  *
- * @since 1.2.0
+ * @since 1.1.0
  * @category operations
  */
 export const downloadBytes = (
@@ -434,7 +436,7 @@ export const downloadBytes = (
  * segments, in the file's order. An unknown id fails with `NotFound`; the reference service answers 422
  * (`ValidationError`) while the file is `PROCESSING` or when its text could not be read.
  *
- * @since 1.2.0
+ * @since 1.1.0
  * @category operations
  */
 export const parsed: (fileId: string) => Effect.Effect<ParsedFile, RequestError, StudioClient> = parsedOperation

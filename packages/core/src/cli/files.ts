@@ -74,7 +74,7 @@ export const cannotReadMessage = (file: string, cause: unknown): string =>
 /**
  * Why a download could not be written to a local file.
  *
- * @since 1.2.0
+ * @since 1.1.0
  * @category formatting
  */
 export const cannotWriteMessage = (file: string, cause: unknown): string =>
@@ -83,7 +83,7 @@ export const cannotWriteMessage = (file: string, cause: unknown): string =>
 /**
  * What `files download -o` prints once the file is written: where, and how many bytes.
  *
- * @since 1.2.0
+ * @since 1.1.0
  * @category formatting
  */
 export const savedLine = (file: string, bytes: number): string => `saved ${file} (${bytes} bytes)`

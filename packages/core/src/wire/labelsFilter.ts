@@ -5,14 +5,14 @@
  * (`{ labels: { $eq: "billing" } }`). This module gives its type, the rules of its shape (the first broken
  * one with where it is, or none), and whether a file's labels satisfy it.
  *
- * @since 1.2.0
+ * @since 1.1.0
  */
 
 /**
  * The comparisons of a file's labels: `$eq` (has the label), `$ne` (has not), `$in` (has one of them),
  * `$nin` (has none of them), `$all` (has every one). Several in one object must all hold.
  *
- * @since 1.2.0
+ * @since 1.1.0
  * @category models
  */
 export interface LabelComparison {
@@ -27,7 +27,7 @@ export interface LabelComparison {
  * A filter of files by their labels: a comparison, a logical operator over filters (`$and`: each holds,
  * `$or`: one holds), or a comparison under the field's name `labels`.
  *
- * @since 1.2.0
+ * @since 1.1.0
  * @category models
  */
 export type LabelsFilter =
@@ -39,7 +39,7 @@ export type LabelsFilter =
 /**
  * The comparison operators, with whether each takes a list of labels (else one label).
  *
- * @since 1.2.0
+ * @since 1.1.0
  * @category tables
  */
 export const labelComparisons = { $eq: false, $ne: false, $in: true, $nin: true, $all: true } as const
@@ -47,7 +47,7 @@ export const labelComparisons = { $eq: false, $ne: false, $in: true, $nin: true,
 /**
  * The logical operators.
  *
- * @since 1.2.0
+ * @since 1.1.0
  * @category tables
  */
 export const labelsFilterLogicalOperators = ["$and", "$or"] as const
@@ -55,7 +55,7 @@ export const labelsFilterLogicalOperators = ["$and", "$or"] as const
 /**
  * The field a comparison may be given under.
  *
- * @since 1.2.0
+ * @since 1.1.0
  * @category tables
  */
 export const labelsFilterField = "labels"
@@ -63,7 +63,7 @@ export const labelsFilterField = "labels"
 /**
  * How deep filters nest (a logical operator inside another): at most 8 levels.
  *
- * @since 1.2.0
+ * @since 1.1.0
  * @category constants
  */
 export const maxLabelsFilterDepth = 8
@@ -71,7 +71,7 @@ export const maxLabelsFilterDepth = 8
 /**
  * The most labels and filters one `labels_filter` names between them: 256.
  *
- * @since 1.2.0
+ * @since 1.1.0
  * @category constants
  */
 export const maxLabelsFilterTerms = 256
@@ -79,7 +79,7 @@ export const maxLabelsFilterTerms = 256
 /**
  * A broken rule of a `labels_filter`: where (under the filter) and why.
  *
- * @since 1.2.0
+ * @since 1.1.0
  * @category models
  */
 export interface LabelsFilterIssue {
@@ -99,7 +99,7 @@ const operatorList = `${Object.keys(labelComparisons).join(", ")}, ${
  * shapes, each label a string, each list an array, nested at most `maxLabelsFilterDepth` deep, with at
  * most `maxLabelsFilterTerms` labels and filters in all.
  *
- * @since 1.2.0
+ * @since 1.1.0
  * @category validation
  */
 export const labelsFilterIssue = (value: unknown): LabelsFilterIssue | undefined => {
@@ -182,7 +182,7 @@ export const labelsFilterIssue = (value: unknown): LabelsFilterIssue | undefined
 /**
  * Whether a value is a `labels_filter` (`labelsFilterIssue` finds no broken rule).
  *
- * @since 1.2.0
+ * @since 1.1.0
  * @category validation
  */
 export const isLabelsFilter = (value: unknown): value is LabelsFilter => labelsFilterIssue(value) === undefined
@@ -197,7 +197,7 @@ const compares = (comparison: LabelComparison, has: ReadonlySet<string>): boolea
 /**
  * Whether a file with `labels` passes a (valid) `labels_filter`.
  *
- * @since 1.2.0
+ * @since 1.1.0
  * @category matching
  */
 export const labelsFilterMatches = (filter: LabelsFilter, labels: ReadonlyArray<string>): boolean => {

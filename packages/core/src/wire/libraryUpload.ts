@@ -29,7 +29,7 @@ export interface UploadFormFields {
  * names them: `path`, each of `labels`, `publicUrl`, `custom_configs`, `metadata`, `data_source`, and
  * `batch_id` with `upload_mode: batch`.
  *
- * @since 1.2.0
+ * @since 1.1.0
  * @category forms
  */
 export const uploadFormEntries = (fields: UploadFormFields): Array<readonly [string, string]> => {
@@ -109,7 +109,7 @@ export const uploadForm = async (
  * boundary. `head`, the file's bytes and `tail` sent one after the other are the form `uploadForm` would
  * encode, without the file ever being held whole.
  *
- * @since 1.2.0
+ * @since 1.1.0
  * @category models
  */
 export interface StreamedForm {
@@ -130,7 +130,7 @@ const normalizeLineBreaks = (value: string): string => value.replace(/\r?\n|\r/g
  * A boundary for a streamed form: 32 random hexadecimal digits after dashes, so it cannot be guessed to
  * appear in a file.
  *
- * @since 1.2.0
+ * @since 1.1.0
  * @category forms
  */
 export const formBoundary = (): string => `----studio-effect-${crypto.randomUUID().replaceAll("-", "")}`
@@ -139,7 +139,7 @@ export const formBoundary = (): string => `----studio-effect-${crypto.randomUUID
  * The multipart form of an upload whose file is streamed (see `StreamedForm`): the file part first, under
  * `name` as `application/octet-stream`, then the fields as `uploadFormEntries` orders them.
  *
- * @since 1.2.0
+ * @since 1.1.0
  * @category forms
  */
 export const streamedUploadForm = (name: string, fields: UploadFormFields, boundary: string): StreamedForm => {

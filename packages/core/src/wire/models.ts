@@ -62,7 +62,7 @@ export const runModels = [...hostedModels, ...managedThirdPartyModels] as const
  * bare names (`jamba-large`, `jamba-mini`) select the current version, the others a version (and its
  * date). Both names select the same model.
  *
- * @since 1.2.0
+ * @since 1.1.0
  * @category models
  */
 export const serviceModelIds = {
@@ -75,7 +75,7 @@ export const serviceModelIds = {
 } as const satisfies Record<string, ChatModel>
 
 /**
- * @since 1.2.0
+ * @since 1.1.0
  * @category models
  */
 export type ServiceModelId = keyof typeof serviceModelIds
@@ -84,7 +84,7 @@ export type ServiceModelId = keyof typeof serviceModelIds
  * The interface's name of a hosted model named either way (`jamba-mini` or `fpmodel-mini` is
  * `fpmodel-mini`), or `undefined` for any other identifier.
  *
- * @since 1.2.0
+ * @since 1.1.0
  * @category models
  */
 export const hostedModelOf = (model: string): ChatModel | undefined => {
