@@ -177,7 +177,7 @@ export type UpdateFileRequest = typeof UpdateFileRequest.Encoded
  * filters (`{ $and: [...] }`, `{ $or: [...] }`), or a comparison under `labels`
  * (`{ labels: { $eq: "billing" } }`). Filters nest at most 8 deep and name at most 256 labels and filters.
  *
- * @since 0.2.0
+ * @since 1.1.0
  * @category schemas
  */
 export const LabelsFilter = Schema.Unknown.pipe(
@@ -189,13 +189,13 @@ export const LabelsFilter = Schema.Unknown.pipe(
 )
 
 /**
- * @since 0.2.0
+ * @since 1.1.0
  * @category models
  */
 export type LabelsFilter = LabelsFilterType
 
 /**
- * @since 0.2.0
+ * @since 1.1.0
  * @category models
  */
 export type LabelComparison = LabelComparisonType
@@ -265,7 +265,7 @@ export type LibrarySearchResponse = typeof LibrarySearchResponse.Type
 /**
  * One segment of a parsed file: its place in the file and its text.
  *
- * @since 0.2.0
+ * @since 1.1.0
  * @category schemas
  */
 export const ParsedSegment = Schema.Struct({ order: Schema.Number, text: Schema.String })
@@ -274,7 +274,7 @@ export const ParsedSegment = Schema.Struct({ order: Schema.Number, text: Schema.
  * The text the service extracted from a file (`GET .../parsed`): the file, all of its text, and its
  * segments in the file's order (the pieces a search ranks).
  *
- * @since 0.2.0
+ * @since 1.1.0
  * @category schemas
  */
 export const ParsedFile = Schema.Struct({
@@ -286,7 +286,7 @@ export const ParsedFile = Schema.Struct({
 })
 
 /**
- * @since 0.2.0
+ * @since 1.1.0
  * @category models
  */
 export type ParsedFile = typeof ParsedFile.Type
