@@ -44,11 +44,16 @@ const fileId = Argument.String("file-id").pipe(Argument.withDescription(filesDes
 const given = <K extends string, A>(key: K, option: Option.Option<A>): { readonly [k in K]?: A } =>
   Option.match(option, { onNone: () => ({}), onSome: (value) => ({ [key]: value }) as { [k in K]: A } })
 
-/** A local file's bytes as a stream, read as the upload pulls them (so its size bound stops the read). */
+/**
+ * A local file's bytes as a stream, read as the upload pulls them (so its size bound stops the read); the
+ * file is opened at the first pull, when its errors have a reader.
+ */
 const fileStream = (file: string) =>
-  Stream.fromAsyncIterable(
-    createReadStream(file) as AsyncIterable<Uint8Array>,
-    (cause) => new CliFailure({ message: cannotReadMessage(file, cause) })
+  Stream.suspend(() =>
+    Stream.fromAsyncIterable(
+      createReadStream(file) as AsyncIterable<Uint8Array>,
+      (cause) => new CliFailure({ message: cannotReadMessage(file, cause) })
+    )
   )
 
 const upload = Command.make(
@@ -210,7 +215,7 @@ const writeFile = <E, R>(
           Effect.andThen(Effect.callback<void, CliFailure>((resume) => {
             out.end((error?: Error | null) => resume(error == null ? Effect.void : Effect.fail(cannotWrite(error))))
           })),
-          Effect.as(written)
+          Effect.map(() => written)
         )
     },
     (out, exit) =>
