@@ -243,3 +243,63 @@ describe("labels_filter is checked before anything is sent", () => {
       expect(server.requests).toHaveLength(0)
     }))
 })
+
+describe("the bounds of a download and of a streamed upload", () => {
+  it.live("maxDownloadSize must be a whole number of bytes, at least 1: otherwise a ValidationError, nothing sent", () =>
+    Effect.gen(function*() {
+      const server = yield* testServer(() => ({ body: "x" }))
+      const sizes = fc.oneof(
+        fc.integer({ max: 0 }),
+        fc.double({ noInteger: true }),
+        fc.constantFrom(Number.NaN, Number.POSITIVE_INFINITY, 2 ** 53)
+      )
+      for (const size of fc.sample(sizes, 40)) {
+        const result = yield* outcome(
+          Library.downloadBytes("f1", { maxDownloadSize: size }).pipe(Effect.provide(clientOf(server.url)))
+        )
+        assert(isFailure(result))
+        expect(result.failure).toBeInstanceOf(StudioError.ValidationError)
+        expect(result.failure.message).toMatch(/maxDownloadSize/)
+      }
+      expect(server.requests).toHaveLength(0)
+    }))
+
+  it.live("a streamed upload is sent whole when within maxUploadSize, and refused as soon as it passes it", () =>
+    Effect.gen(function*() {
+      const cases = fc.sample(
+        fc.record({
+          chunks: fc.array(fc.integer({ min: 0, max: 300 }), { maxLength: 12 }),
+          limit: fc.integer({ min: 1, max: 2000 })
+        }),
+        25
+      )
+      for (const { chunks, limit } of cases) {
+        let pulled = 0
+        // one chunk at a time, so that `pulled` counts what the upload read
+        const stream = Stream.fromIterable(chunks).pipe(
+          Stream.rechunk(1),
+          Stream.map((size) => {
+            pulled++
+            return new Uint8Array(size).fill(97)
+          })
+        )
+        const total = chunks.reduce((sum, size) => sum + size, 0)
+        const result = yield* outcome(
+          Library.upload(stream, { name: "a.txt", maxUploadSize: limit }).pipe(
+            Effect.provide(Reference.layerClient({ maxFileBytes: 4096 }))
+          )
+        )
+        if (total <= limit) {
+          expect(isSuccess(result)).toBe(true)
+          expect(pulled).toBe(chunks.length)
+        } else {
+          assert(isFailure(result))
+          expect(result.failure).toBeInstanceOf(StudioError.ValidationError)
+          // read no further than the chunk that passed the limit
+          let sum = 0
+          const passedAt = chunks.findIndex((size) => (sum += size) > limit)
+          expect(pulled).toBe(passedAt + 1)
+        }
+      }
+    }))
+})
