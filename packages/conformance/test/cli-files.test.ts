@@ -1,10 +1,11 @@
 /**
  * `studio-effect files`, as a user runs it: the built bin spawned as a process against a reference service
- * over HTTP (STUDIO_BASE_URL, STUDIO_API_KEY): upload three files, list, get, search, update and delete.
+ * over HTTP (STUDIO_BASE_URL, STUDIO_API_KEY): upload three files, list, get, search, update and delete;
+ * download a file to stdout and to a local file, and print its parsed text.
  */
 import { afterAll, beforeAll, describe, Effect, Exit, expect, it, packageDir, Scope } from "@studio-effect/line"
 import { execFile } from "node:child_process"
-import { mkdtempSync, writeFileSync } from "node:fs"
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import * as Reference from "studio-effect/reference"
@@ -84,6 +85,40 @@ describe("studio-effect files", { timeout: 120_000 }, () => {
     const gone = await cli(["files", "get", teaId])
     expect(gone.code).toBe(1)
     expect(gone.stderr).toContain("404")
+  })
+
+  it("download to stdout and to a file, and the parsed text", async () => {
+    const directory = mkdtempSync(join(tmpdir(), "cli-download-"))
+    const text = "# Tea\n\nGreen tea is steeped at 80 degrees.\n\nBlack tea wants boiling water."
+    writeFileSync(join(directory, "tea.md"), text)
+    const uploaded = await cli(["files", "upload", join(directory, "tea.md")])
+    expect(uploaded.code, uploaded.stderr).toBe(0)
+    const id = uploaded.stdout.trim()
+
+    const toStdout = await cli(["files", "download", id])
+    expect(toStdout.code, toStdout.stderr).toBe(0)
+    expect(toStdout.stdout).toBe(text)
+
+    const saved = join(directory, "copy.md")
+    const toFile = await cli(["files", "download", id, "-o", saved])
+    expect(toFile.code, toFile.stderr).toBe(0)
+    expect(toFile.stdout.trim()).toBe(`saved ${saved} (${Buffer.byteLength(text)} bytes)`)
+    expect(readFileSync(saved, "utf8")).toBe(text)
+
+    const parsed = await cli(["files", "parsed", id])
+    expect(parsed.code, parsed.stderr).toBe(0)
+    expect(parsed.stdout).toContain("Green tea is steeped at 80 degrees.")
+    expect(parsed.stdout).toContain("Black tea wants boiling water.")
+    const json = JSON.parse((await cli(["files", "parsed", id, "--json"])).stdout)
+    expect(json).toMatchObject({ fileId: id, name: "tea.md" })
+    expect(json.segments.length).toBeGreaterThan(0)
+
+    // an unknown file: one line naming the 404, and no file left behind
+    const missing = join(directory, "missing.md")
+    const unknown = await cli(["files", "download", "00000000-0000-4000-8000-000000000000", "-o", missing])
+    expect(unknown.code).toBe(1)
+    expect(unknown.stderr).toContain("404")
+    expect(existsSync(missing)).toBe(false)
   })
 
   it("a missing file is one line on stderr naming it", async () => {

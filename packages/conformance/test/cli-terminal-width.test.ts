@@ -70,6 +70,8 @@ const commands: ReadonlyArray<ReadonlyArray<string>> = [
   ["files", "update"],
   ["files", "delete"],
   ["files", "search"],
+  ["files", "download"],
+  ["files", "parsed"],
   ["models"],
   ["models", "list"],
   ["serve"]

@@ -86,6 +86,7 @@ const fakeClient = StudioClient.StudioClient.of({
   jsonWithResponse: () => Effect.die("not used"),
   openEventsWithResponse: () => Effect.die("not used"),
   openEvents: (_request, parse) => Effect.map(decodeEventsWith("POST", "x", parse)(readStream()), streamOf),
+  openBytes: () => Effect.die("not used"),
   redact: (error) => error,
   redactAttributes: (attributes) => attributes
 })

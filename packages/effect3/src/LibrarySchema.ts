@@ -7,6 +7,12 @@
  */
 import * as Schema from "effect/Schema"
 import {
+  isLabelsFilter,
+  type LabelComparison as LabelComparisonType,
+  type LabelsFilter as LabelsFilterType,
+  labelsFilterIssue
+} from "studio-effect-core/wire/labelsFilter"
+import {
   fileStatuses,
   labelsFilterModes,
   maxSearchSegments,
@@ -101,7 +107,8 @@ export type UploadedFile = typeof UploadedFile.Type
 
 /**
  * The fields sent with a file: a path-like string to filter by (`pets/dogs`), labels, a public URL kept as
- * metadata, and the batch the file belongs to (which makes the upload a batch upload).
+ * metadata, the batch the file belongs to (which makes the upload a batch upload), and as the real service
+ * takes them, `customConfigs`, `metadata` and `dataSource` (each text, as the form sends it).
  *
  * @since 0.1.0
  * @category schemas
@@ -110,7 +117,13 @@ export const UploadFields = Schema.Struct({
   path: optional(Schema.String),
   labels: optional(Labels),
   publicUrl: optional(Schema.String),
-  batchId: optional(Schema.NonEmptyString)
+  batchId: optional(Schema.NonEmptyString),
+  /** Configuration of the file's processing, JSON text sent as the `custom_configs` field. */
+  customConfigs: optional(Schema.String),
+  /** Metadata kept with the file, JSON text sent as the `metadata` field. */
+  metadata: optional(Schema.String),
+  /** Where the file came from, sent as `data_source`; the file shows it as `dataSource`. */
+  dataSource: optional(Schema.String)
 })
 
 /**
@@ -159,8 +172,37 @@ export const UpdateFileRequest = Schema.Struct({
 export type UpdateFileRequest = typeof UpdateFileRequest.Encoded
 
 /**
+ * A filter of files by their labels (`labels_filter`), as the real service's `QueryFilter`: a comparison
+ * (`{ $in: ["billing", "travel"] }`; `$eq`, `$ne`, `$in`, `$nin`, `$all`), a logical operator over
+ * filters (`{ $and: [...] }`, `{ $or: [...] }`), or a comparison under `labels`
+ * (`{ labels: { $eq: "billing" } }`). Filters nest at most 8 deep and name at most 256 labels and filters.
+ *
+ * @since 1.1.0
+ * @category schemas
+ */
+export const LabelsFilter = Schema.Unknown.pipe(
+  Schema.filter((value) => {
+    const issue = labelsFilterIssue(value)
+    return issue === undefined || { path: issue.path, message: issue.message }
+  }),
+  Schema.filter(isLabelsFilter)
+)
+
+/**
+ * @since 1.1.0
+ * @category models
+ */
+export type LabelsFilter = LabelsFilterType
+
+/**
+ * @since 1.1.0
+ * @category models
+ */
+export type LabelComparison = LabelComparisonType
+
+/**
  * A search of the library: the query, the files it looks at (`fileIds`, `labels` as `labels_filter_mode`
- * says, `path` as a prefix), how many segments it returns (`maxSegments`, 1 to 100), what each result
+ * says, `labels_filter`, `path` as a prefix), how many segments it returns (`maxSegments`, 1 to 100), what each result
  * shows (`retrievalStrategy`, `maxNeighbors`) and the least score of a result.
  *
  * @since 0.1.0
@@ -172,6 +214,7 @@ export const LibrarySearchRequest = Schema.Struct({
   path: optional(Schema.String),
   labels: optional(Schema.Array(Schema.String)),
   labels_filter_mode: optional(Schema.Literal(...labelsFilterModes)),
+  labels_filter: optional(LabelsFilter),
   fileIds: optional(Schema.Array(Schema.String)),
   retrievalStrategy: optional(Schema.Literal(...retrievalStrategies)),
   maxNeighbors: optional(wholeNumber("maxNeighbors", 0)),
@@ -218,6 +261,35 @@ export const LibrarySearchResponse = Schema.Struct({
  * @category models
  */
 export type LibrarySearchResponse = typeof LibrarySearchResponse.Type
+
+/**
+ * One segment of a parsed file: its place in the file and its text.
+ *
+ * @since 1.1.0
+ * @category schemas
+ */
+export const ParsedSegment = Schema.Struct({ order: Schema.Number, text: Schema.String })
+
+/**
+ * The text the service extracted from a file (`GET .../parsed`): the file, all of its text, and its
+ * segments in the file's order (the pieces a search ranks).
+ *
+ * @since 1.1.0
+ * @category schemas
+ */
+export const ParsedFile = Schema.Struct({
+  fileId: Schema.String,
+  name: Schema.String,
+  fileType: Schema.optional(Schema.String),
+  text: Schema.String,
+  segments: Schema.Array(ParsedSegment)
+})
+
+/**
+ * @since 1.1.0
+ * @category models
+ */
+export type ParsedFile = typeof ParsedFile.Type
 
 /**
  * The status of a batch upload: how many files it has, and how many are in each status.

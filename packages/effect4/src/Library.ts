@@ -1,9 +1,10 @@
 /**
  * The library of files that a run's `file_search` tool searches: `upload` a file (from a path, bytes, a
- * `Blob` or a byte `Stream`) with its path, labels and public URL, `list` the files (or `stream` them all,
- * page by page), `retrieve`, `update` and `delete` one, `search` their segments, and read the status of a
- * batch upload (`batchStatus`). Each operation has a `…WithResponse` variant that gives its value with the
- * answer's status, headers, request id and rate-limit figures (`uploadWithResponse`, `listWithResponse`, ...).
+ * `Blob` or a byte `Stream`, which is sent as it is read) with its path, labels and public URL, `list` the
+ * files (or `stream` them all, page by page), `retrieve`, `update` and `delete` one, `download` its bytes
+ * (a `Stream`, or whole with `downloadBytes`), read the text the service extracted (`parsed`), `search`
+ * their segments, and read the status of a batch upload (`batchStatus`). Each operation has a `…WithResponse` variant that gives its value
+ * with the answer's status, headers, request id and rate-limit figures (`uploadWithResponse`, `listWithResponse`, ...).
  *
  * @since 0.1.0
  */
@@ -12,13 +13,14 @@ import * as FileSystem from "effect/FileSystem"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
+import { concatBytes } from "studio-effect-core/bytes/concatBytes"
 import { endpointPath, endpoints, libraryListQuery } from "studio-effect-core/wire/endpoints"
-import { uploadForm } from "studio-effect-core/wire/libraryUpload"
+import { defaultFileName, formBoundary, streamedUploadForm, uploadForm } from "studio-effect-core/wire/libraryUpload"
 import type { RawBody } from "./internal/http/request.js"
 import * as Operation from "./internal/operation/operation.js"
 import { requestValidator } from "./internal/schema/validate.js"
 import * as Internal from "./internal/upload/fileSource.js"
-import { readSource, uploadError } from "./internal/upload/fileSource.js"
+import { readSource, tooLarge, uploadError } from "./internal/upload/fileSource.js"
 import {
   BatchStatus,
   LibraryFile,
@@ -26,11 +28,12 @@ import {
   LibrarySearchRequest,
   LibrarySearchResponse,
   ListFilesRequest,
+  ParsedFile,
   UpdateFileRequest,
   UploadedFile,
   UploadFields
 } from "./LibrarySchema.js"
-import type { StudioClient, WithResponse } from "./StudioClient.js"
+import { StudioClient, type WithResponse } from "./StudioClient.js"
 import type { RequestError, ValidationError } from "./StudioError.js"
 
 /**
@@ -51,7 +54,8 @@ export const defaultMaxUploadSize = 64 * 1024 * 1024
 export type FileSource<E = never, R = never> = Internal.FileSource<E, R>
 
 /**
- * Options of `upload`: the file's fields (`path`, `labels`, `publicUrl`, `batchId`), its name (by default
+ * Options of `upload`: the file's fields (`path`, `labels`, `publicUrl`, `batchId`, `customConfigs`,
+ * `metadata`, `dataSource`), its name (by default
  * the path's last part, the `File`'s name, or `file.txt`), and the largest file sent.
  *
  * @since 0.1.0
@@ -62,10 +66,42 @@ export interface UploadOptions extends UploadFields {
   readonly name?: string | undefined
   /**
    * The largest file sent, in bytes (default 64 MiB). A larger file fails with `ValidationError` before
-   * anything is sent, and a stream is read no further than this.
+   * anything is sent; a stream is sent as it is read, and fails with `ValidationError` as soon as it passes
+   * this, read no further.
    */
   readonly maxUploadSize?: number | undefined
 }
+
+/**
+ * Uploads a stream as the file part of a form sent as it is read: each chunk counted, the upload failing
+ * with `ValidationError` once it passes `limit` (the request is aborted, nothing more read). The stream's
+ * own failure ends the upload with that failure; a streamed form is sent once, never retried.
+ */
+const uploadStream = <A, E, R>(
+  stream: Stream.Stream<Uint8Array, E, R>,
+  limit: number,
+  name: string,
+  fields: typeof UploadFields.Type,
+  send: (body: RawBody) => Effect.Effect<A, RequestError, StudioClient>
+): Effect.Effect<A, RequestError | E, StudioClient | R> =>
+  Effect.gen(function*() {
+    const context = yield* Effect.context<R>()
+    const form = streamedUploadForm(name, fields, formBoundary())
+    // why the file's stream stopped, when it did: the request then fails for it, and the upload with it
+    let stopped: { readonly error: E | ValidationError } | undefined
+    let size = 0
+    const counted = Stream.mapEffect(stream, (bytes) => {
+      size += bytes.length
+      return size > limit ? Effect.fail(tooLarge("library.upload", limit)) : Effect.succeed(bytes)
+    }).pipe(
+      Stream.tapError((error) => Effect.sync(() => (stopped = { error }))),
+      Stream.provideContext(context)
+    )
+    const body = Stream.make(form.head).pipe(Stream.concat(counted), Stream.concat(Stream.make(form.tail)))
+    return yield* send({ stream: body, contentType: form.contentType }).pipe(
+      Effect.catch((error) => Effect.fail(stopped === undefined ? error : stopped.error))
+    )
+  })
 
 /** The multipart form of an upload, as the bytes sent and their content type (with its boundary). */
 const formOf = (blob: Blob, name: string, fields: typeof UploadFields.Type): Effect.Effect<RawBody> =>
@@ -80,11 +116,15 @@ const uploadOperation = Operation.json({
 
 const validateUploadFields = requestValidator(UploadFields)
 
-/** The form an upload sends: its fields checked, its file read within `maxUploadSize`. */
-const uploadBody = <E, R>(
+/**
+ * An upload sent by `send`: its fields checked, then a path, bytes or a `Blob` read within `maxUploadSize` and
+ * sent as one form, or a `Stream` sent as it is read.
+ */
+const uploadWith = <A>(send: (body: RawBody) => Effect.Effect<A, RequestError, StudioClient>) =>
+<E, R>(
   file: FileSource<E, R>,
   options: UploadOptions
-): Effect.Effect<RawBody, E | ValidationError, R | FileSystem.FileSystem> =>
+): Effect.Effect<A, RequestError | E, StudioClient | R | FileSystem.FileSystem> =>
   Effect.gen(function*() {
     const { maxUploadSize, name, ...rest } = options
     const limit = maxUploadSize ?? defaultMaxUploadSize
@@ -96,15 +136,21 @@ const uploadBody = <E, R>(
       )
     }
     const fields = yield* validateUploadFields("library.upload", rest)
-    const source = yield* readSource("library.upload", file, limit)
-    return yield* formOf(source.blob, name ?? source.name, fields)
+    if (!(typeof file === "string" || file instanceof Uint8Array || file instanceof Blob)) {
+      return yield* uploadStream(file, limit, name ?? defaultFileName, fields, send)
+    }
+    const source = yield* readSource<never, never>("library.upload", file, limit)
+    return yield* send(yield* formOf(source.blob, name ?? source.name, fields))
   })
 
 /**
  * Uploads a file to the library, as a `multipart/form-data` form: the file, with its `path`, `labels`,
- * `publicUrl` and `batchId` when given. The file is read first, up to `maxUploadSize` bytes (64 MiB by
- * default); a larger one, or one that cannot be read, fails with `ValidationError` and nothing is sent. A
- * path is read with Effect's `FileSystem` (provide `NodeFileSystem.layer` or the like). Returns the new
+ * `publicUrl`, `batchId`, `customConfigs`, `metadata` and `dataSource` when given. A path, bytes or a
+ * `Blob` is read first, up to `maxUploadSize` bytes (64 MiB by default); a larger one, or one that cannot
+ * be read, fails with `ValidationError` and nothing is sent. A path is read with Effect's `FileSystem`
+ * (provide `NodeFileSystem.layer` or the like). A `Stream` is sent as it is read, never held whole: once
+ * it passes `maxUploadSize` the upload fails with `ValidationError` and the request is aborted; a failure
+ * of the stream ends the upload with that failure, and a streamed upload is not retried. Returns the new
  * file's id; the file is `PROCESSING` until the service has indexed it.
  *
  * @since 0.1.0
@@ -120,7 +166,7 @@ export const upload: {
     options?: UploadOptions
   ): Effect.Effect<UploadedFile, RequestError | E, StudioClient | R>
 } = <E, R>(file: FileSource<E, R>, options: UploadOptions = {}): Effect.Effect<any, any, any> =>
-  Effect.flatMap(uploadBody(file, options), uploadOperation)
+  uploadWith(uploadOperation)(file, options)
 
 /**
  * `upload`, with what the answer said about it: its status, headers, request id and rate-limit figures.
@@ -138,7 +184,7 @@ export const uploadWithResponse: {
     options?: UploadOptions
   ): Effect.Effect<WithResponse<UploadedFile>, RequestError | E, StudioClient | R>
 } = <E, R>(file: FileSource<E, R>, options: UploadOptions = {}): Effect.Effect<any, any, any> =>
-  Effect.flatMap(uploadBody(file, options), uploadOperation.withResponse)
+  uploadWith(uploadOperation.withResponse)(file, options)
 
 const listOperation = Operation.json({
   endpoint: endpoints.libraryList,
@@ -178,6 +224,14 @@ const searchOperation = Operation.json({
   body: (valid) => valid,
   response: LibrarySearchResponse
 })
+
+const parsedOperation = Operation.json({
+  endpoint: endpoints.libraryParsed,
+  check: Operation.checkId("fileId"),
+  response: ParsedFile
+})
+
+const downloadCheck = Operation.checkId("fileId")
 
 const batchStatusOperation = Operation.json({
   endpoint: endpoints.libraryBatchStatus,
@@ -330,3 +384,92 @@ export const batchStatus: (batchId: string) => Effect.Effect<BatchStatus, Reques
 export const batchStatusWithResponse: (
   batchId: string
 ) => Effect.Effect<WithResponse<BatchStatus>, RequestError, StudioClient> = batchStatusOperation.withResponse
+
+/**
+ * The largest download `download` and `downloadBytes` read when no `maxDownloadSize` is given: 64 MiB.
+ *
+ * @since 1.1.0
+ * @category constants
+ */
+export const defaultMaxDownloadSize = 64 * 1024 * 1024
+
+/**
+ * Options of `download` and `downloadBytes`.
+ *
+ * @since 1.1.0
+ * @category models
+ */
+export interface DownloadOptions {
+  /**
+   * The most bytes read, in bytes (default 64 MiB): a longer file fails with `DecodeError` as soon as that
+   * is known (from its `Content-Length`, or once that many bytes arrived), read no further.
+   */
+  readonly maxDownloadSize?: number | undefined
+}
+
+/**
+ * A file's bytes as uploaded (`GET /library/files/{id}/download`), as a `Stream` read as it is pulled: the
+ * request is sent when the stream starts (and retried as any call), its body read with the client's idle
+ * timeout and bounded by `maxDownloadSize`. Write it where it goes (a file, a hash) without holding it
+ * whole; `downloadBytes` gives it whole. An unknown id fails with `NotFound`.
+ *
+ * @since 1.1.0
+ * @category operations
+ */
+export const download = (
+  fileId: string,
+  options: DownloadOptions = {}
+): Stream.Stream<Uint8Array, RequestError, StudioClient> => {
+  const { name } = endpoints.libraryDownload
+  const limit = options.maxDownloadSize ?? defaultMaxDownloadSize
+  return Stream.unwrap(Effect.gen(function*() {
+    if (!(Number.isSafeInteger(limit) && limit >= 1)) {
+      return yield* uploadError(
+        name,
+        "maxDownloadSize",
+        `${limit} is not a size: use a whole number of bytes, such as 8388608`
+      )
+    }
+    const { id, segment } = yield* downloadCheck(name, fileId)
+    const client = yield* StudioClient
+    // the span is the scope's: it ends with the stream, failed if the stream fails
+    yield* Effect.makeSpanScoped(`studio.${name}`, {
+      attributes: client.redactAttributes(endpoints.libraryDownload.attributes({ id }))
+    })
+    return yield* client.openBytes({
+      operation: name,
+      path: endpointPath(endpoints.libraryDownload, segment),
+      maxSize: limit
+    })
+  }))
+}
+
+/**
+ * A file's bytes as uploaded, whole: `download` read to its end, within `maxDownloadSize`.
+ *
+ * @since 1.1.0
+ * @category operations
+ */
+export const downloadBytes = (
+  fileId: string,
+  options: DownloadOptions = {}
+): Effect.Effect<Uint8Array, RequestError, StudioClient> =>
+  Effect.suspend(() => {
+    const parts: Array<Uint8Array> = []
+    let size = 0
+    return Stream.runForEach(download(fileId, options), (bytes) =>
+      Effect.sync(() => {
+        parts.push(bytes)
+        size += bytes.length
+      })).pipe(Effect.map(() => concatBytes(parts, size)))
+  })
+
+/**
+ * The text the service extracted from a file (`GET /library/files/{id}/parsed`): all of it and its
+ * segments, in the file's order. An unknown id fails with `NotFound`; the reference service answers 422
+ * (`ValidationError`) while the file is `PROCESSING` or when its text could not be read.
+ *
+ * @since 1.1.0
+ * @category operations
+ */
+export const parsed: (fileId: string) => Effect.Effect<ParsedFile, RequestError, StudioClient> = parsedOperation

@@ -25,6 +25,13 @@ export {
    */
   chatModels,
   /**
+   * The interface's name of a hosted model named either way, or `undefined`.
+   *
+   * @since 1.1.0
+   * @category models
+   */
+  hostedModelOf,
+  /**
    * Models hosted by the service, usable in a run's `models`.
    *
    * @since 0.1.0
@@ -51,7 +58,22 @@ export {
    * @since 0.1.0
    * @category models
    */
-  runModels
+  runModels,
+  /**
+   * One of the real service's model ids.
+   *
+   * @since 1.1.0
+   * @category models
+   */
+  type ServiceModelId,
+  /**
+   * The real service's ids of its hosted models, each with the interface's name it stands for
+   * (`jamba-mini` is `fpmodel-mini`); the reference service answers to both.
+   *
+   * @since 1.1.0
+   * @category models
+   */
+  serviceModelIds
 } from "studio-effect-core/wire/models"
 
 const listOperation = Operation.json({

@@ -23,7 +23,7 @@ import { checkBaseUrl } from "./internal/http/baseUrl.js"
 import { checkSizes } from "./internal/http/body.js"
 import { makeService } from "./internal/http/client.js"
 import { isEmpty, type RequestOptions, type Settings, type StudioClientOptions } from "./internal/http/options.js"
-import type { JsonRequest, StreamRequest, WithResponse } from "./internal/http/request.js"
+import type { BytesRequest, JsonRequest, StreamRequest, WithResponse } from "./internal/http/request.js"
 import type { EventError } from "./internal/stream/sse.js"
 import type { RequestError, StudioError, ToolCallError, ValidationError } from "./StudioError.js"
 
@@ -143,6 +143,14 @@ export interface Service {
     request: StreamRequest,
     parse: (data: string) => A | EventError<RequestError>
   ) => Effect.Effect<WithResponse<Stream.Stream<A, RequestError>>, RequestError, Scope.Scope>
+  /**
+   * Sends a `GET` and connects in the scope (connecting is retried), then gives the stream of its body's
+   * bytes, read while the scope is open: at most `maxSize` bytes (a longer body fails with `DecodeError`),
+   * a pause longer than the idle timeout failing it with `TimeoutError`.
+   */
+  readonly openBytes: (
+    request: BytesRequest
+  ) => Effect.Effect<Stream.Stream<Uint8Array, RequestError>, RequestError, Scope.Scope>
   /**
    * The error with the API key, and every tool credential value in `body` (a request's body), replaced in
    * everything it carries. `json` and `openEvents` already do this; it is for errors made from what a call

@@ -90,7 +90,9 @@ describe("running an assistant merges its configuration with the call's, field b
       expect(storedDone.status).toBe("completed")
       expect(storedDone.requirements_result.requirements.map((r: any) => r.name)).toEqual(["short"])
       expect(storedDone.requirements_result.metadata).toMatchObject({ budget: "medium", language: "french" })
-      expect(storedDone.data_sources).toEqual({ web_search: [{ url: "https://www.example.com/" }] })
+      expect(storedDone.data_sources.web_search.map((source: { url: string }) => source.url)).toEqual([
+        "https://www.example.com/"
+      ])
       expect(detect(storedDone.result)).toBe("french")
 
       const overridden = ok(
@@ -122,10 +124,17 @@ describe("running an assistant merges its configuration with the call's, field b
           return ok(yield* call("GET", `/studio/v1/maestro/runs/${run.id}`))
         })
       const all = yield* runOf({ input: [{ role: "user", content: "x" }] })
-      expect(Object.keys(all).sort()).toEqual(["data_sources", "id", "requirements_result", "result", "status"])
+      expect(Object.keys(all).sort()).toEqual([
+        "created_at",
+        "data_sources",
+        "id",
+        "requirements_result",
+        "result",
+        "status"
+      ])
       expect(Object.keys(all.requirements_result)).toContain("metadata")
       const none = yield* runOf({ input: [{ role: "user", content: "x" }], include: [] })
-      expect(Object.keys(none).sort()).toEqual(["id", "result", "status"])
+      expect(Object.keys(none).sort()).toEqual(["created_at", "id", "result", "status"])
       const missing = yield* call("POST", "/studio/v1/assistants/nope/run", {
         body: { input: [{ role: "user", content: "x" }] }
       })

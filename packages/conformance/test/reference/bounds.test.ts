@@ -388,7 +388,11 @@ describe("other bounds (in memory)", () => {
       const run = yield* call("GET", `${runsPath}/${created.json.id}`)
       const web = run.json.data_sources.web_search as Array<{ url: string }>
       expect(web).toHaveLength(30_000)
-      expect(web[1]).toEqual({ url: "https://www.site1.io/" })
+      expect(web[1]).toEqual({
+        url: "https://www.site1.io/",
+        text: "Pages under https://www.site1.io/ about \"x\"",
+        score: 0.5
+      })
     }).pipe(Effect.provide(Reference.layer({ runStepDuration: 0 }))), 60_000)
 
   it.effect(

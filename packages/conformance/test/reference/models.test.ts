@@ -77,13 +77,13 @@ describe.each(transports)("against the reference service %s", (_, transport) => 
         input: [{ role: "user", content: "What changed?" }],
         include: ["data_sources"]
       })
-      expect(run.data_sources?.web_search).toEqual([{ url: "https://www.example.org/" }])
+      expect(run.data_sources?.web_search?.map((source) => source.url)).toEqual(["https://www.example.org/"])
       // a call's own tool_resources replace the stored ones for that call
       const overridden = yield* Assistants.run(created.id, {
         input: [{ role: "user", content: "What changed?" }],
         include: ["data_sources"],
         tool_resources: { web_search: { urls: ["docs.example.net"] } }
       })
-      expect(overridden.data_sources?.web_search).toEqual([{ url: "https://docs.example.net/" }])
+      expect(overridden.data_sources?.web_search?.map((source) => source.url)).toEqual(["https://docs.example.net/"])
     })))
 })

@@ -32,7 +32,12 @@ describe("runs progress on Effect's clock, in steps that grow with the budget", 
     it.effect(`${budget}: in progress until ${steps} step(s) of 200 ms have passed`, () =>
       inService(Effect.gen(function*() {
         const run = yield* create({ input: "Summarise the plan", budget })
-        expect(run).toEqual({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), status: "in_progress", result: null })
+        expect(run).toEqual({
+          id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+          status: "in_progress",
+          result: null,
+          created_at: new Date(0).toISOString()
+        })
         yield* TestClock.adjust(steps * 200 - 1)
         expect((yield* retrieve(run.id)).status).toBe("in_progress")
         yield* TestClock.adjust(1)
@@ -68,7 +73,8 @@ describe("runs progress on Effect's clock, in steps that grow with the budget", 
           id: run.id,
           status: "failed",
           result: null,
-          error: { message: "the engine could not finish" }
+          error: { message: "the engine could not finish" },
+          created_at: run.created_at
         })
       }),
       { failRun: (run) => run.input === "please fail" ? "the engine could not finish" : undefined }
@@ -209,12 +215,29 @@ describe("data sources", () => {
           { type: "file_search", labels: ["faq"] }
         ]
       })
+      // each web source with its text (what was searched for under it) and a score falling with its place
       expect(run.data_sources).toEqual({
         web_search: [
-          { url: "https://www.example.com/" },
-          { url: "https://www.example.org/" },
-          { url: "https://www.example.net/docs/guide" },
-          { url: "https://blog.example.com/" }
+          {
+            url: "https://www.example.com/",
+            text: "Pages under https://www.example.com/ about \"Find sources\"",
+            score: 1
+          },
+          {
+            url: "https://www.example.org/",
+            text: "Pages under https://www.example.org/ about \"Find sources\"",
+            score: 0.5
+          },
+          {
+            url: "https://www.example.net/docs/guide",
+            text: "Pages under https://www.example.net/docs/guide about \"Find sources\"",
+            score: 0.333
+          },
+          {
+            url: "https://blog.example.com/",
+            text: "Pages under https://blog.example.com/ about \"Find sources\"",
+            score: 0.25
+          }
         ],
         file_search: []
       })
@@ -229,7 +252,11 @@ describe("data sources", () => {
         tool_resources: { web_search: { urls: ["docs.example.com"] }, file_search: { file_ids: ["f"] } }
       })
       expect(legacy.data_sources).toEqual({
-        web_search: [{ url: "https://docs.example.com/" }],
+        web_search: [{
+          url: "https://docs.example.com/",
+          text: "Pages under https://docs.example.com/ about \"x\"",
+          score: 1
+        }],
         file_search: []
       })
       const none = yield* completed({ input: "x", include: ["data_sources"] })

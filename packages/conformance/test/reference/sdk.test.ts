@@ -115,7 +115,11 @@ for (const [name, transport] of [["in memory", inMemory], ["over a socket", over
           })
           expect(run.status).toBe("completed")
           expect(run.requirements_result?.score).toBe(1)
-          expect(run.data_sources?.web_search).toEqual([{ url: "https://www.example.com/" }])
+          expect(run.data_sources?.web_search?.map((source) => source.url)).toEqual(["https://www.example.com/"])
+          expect(run.data_sources?.web_search?.[0]).toMatchObject({
+            text: expect.stringContaining("example.com"),
+            score: 1
+          })
           const snapshots = yield* Maestro.watch(yield* Maestro.create({ input: "x", budget: "high" })).pipe(
             Stream.map((snapshot) => snapshot.status),
             Stream.runCollect

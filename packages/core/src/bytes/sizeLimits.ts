@@ -50,7 +50,8 @@ const limits = {
     "the accumulated completion",
     "pass a larger maxAccumulatedSize to Chat.accumulate if such answers are expected"
   ],
-  maxUploadSize: ["the file", "raise maxUploadSize to send it"]
+  maxUploadSize: ["the file", "raise maxUploadSize to send it"],
+  maxDownloadSize: ["the download", "raise maxDownloadSize to read it"]
 } as const
 
 /**

@@ -21,6 +21,9 @@ export const filesDescriptions = {
   update: "Replace a file's labels (all of them) and public URL",
   delete: "Delete a file",
   search: "Search the library's segments: score, file name and text, best first",
+  download: "Download a file's bytes as uploaded: to stdout, or to a local file with --output",
+  parsed: "Print the text the service extracted from a file (--json: with its segments)",
+  output: "The local file to write the download to (replaced if it exists)",
   json: "Print the service's answer as JSON",
   label: "A label; repeat for several",
   path: "A path-like string to organize and filter files by (pets/dogs); filters match it as a prefix",
@@ -51,7 +54,12 @@ export const filesExamples = {
   get: [{ command: "studio-effect files get file_123", description: "A file's metadata as JSON" }],
   update: [{ command: "studio-effect files update file_123 -l tea -l green", description: "Replace its labels" }],
   delete: [{ command: "studio-effect files delete file_123", description: "Delete a file" }],
-  search: [{ command: "studio-effect files search \"green tea\" --max-segments 5", description: "The 5 best segments" }]
+  search: [{
+    command: "studio-effect files search \"green tea\" --max-segments 5",
+    description: "The 5 best segments"
+  }],
+  download: [{ command: "studio-effect files download file_123 -o notes.md", description: "Save a file locally" }],
+  parsed: [{ command: "studio-effect files parsed file_123", description: "The text the service extracted" }]
 } as const satisfies Record<string, ReadonlyArray<Example>>
 
 /**
@@ -62,6 +70,23 @@ export const filesExamples = {
  */
 export const cannotReadMessage = (file: string, cause: unknown): string =>
   `cannot read ${file}: ${cause instanceof Error ? cause.message : cause}`
+
+/**
+ * Why a download could not be written to a local file.
+ *
+ * @since 1.1.0
+ * @category formatting
+ */
+export const cannotWriteMessage = (file: string, cause: unknown): string =>
+  `cannot write ${file}: ${cause instanceof Error ? cause.message : cause}`
+
+/**
+ * What `files download -o` prints once the file is written: where, and how many bytes.
+ *
+ * @since 1.1.0
+ * @category formatting
+ */
+export const savedLine = (file: string, bytes: number): string => `saved ${file} (${bytes} bytes)`
 
 /**
  * A file of the library as `files list` prints it: id, status, name and labels.

@@ -136,6 +136,9 @@ interface Entry {
   readonly json: string
 }
 
+/** The workspace of every assistant of the reference service: a key's assistants are all in one workspace. */
+export const referenceWorkspace = "reference-workspace"
+
 /** An ISO 8601 date of epoch milliseconds. */
 const iso = (millis: number): string => new Date(millis).toISOString()
 
@@ -168,6 +171,7 @@ export const makeAssistantStore = (ids: Ids, limits: AssistantStoreLimits = defa
       id: ids.uuid(),
       object: "assistant",
       organization_id: "reference-organization",
+      workspace_id: referenceWorkspace,
       user_id: "reference-user",
       created_at: date,
       updated_at: date
@@ -182,10 +186,16 @@ export const makeAssistantStore = (ids: Ids, limits: AssistantStoreLimits = defa
 
   const retrieve = (id: string): StoredAssistant | undefined => assistants.get(id)?.assistant
 
-  /** The JSON of `{"results": [...]}`, in creation order: at most `maxAssistants` of bounded size. */
-  const listJson = (): string => {
+  /**
+   * The JSON of `{"results": [...]}`, in creation order: at most `maxAssistants` of bounded size; with
+   * `workspaceIds` (not empty), only the assistants of those workspaces.
+   */
+  const listJson = (workspaceIds: ReadonlyArray<string> = []): string => {
     const parts: Array<string> = []
-    for (const entry of assistants.values()) parts.push(entry.json)
+    const workspaces = new Set(workspaceIds)
+    for (const entry of assistants.values()) {
+      if (workspaces.size === 0 || workspaces.has(String(entry.assistant.workspace_id))) parts.push(entry.json)
+    }
     return `{"results":[${parts.join(",")}]}`
   }
 

@@ -7,6 +7,7 @@
  */
 import * as CodePoints from "../text/codePoints.js"
 import { type ChatRequest, defaultTemperature } from "../wire/chat.js"
+import { hostedModelOf } from "../wire/models.js"
 import { answerSchemaOf } from "./answerSchema.js"
 import * as JsonSchemaValue from "./jsonSchemaValue.js"
 import { detect, type Language, phrases } from "./language.js"
@@ -266,7 +267,7 @@ const jsonAnswer = (request: ModelRequest, context: ModelContext, text: string):
 export const builtIn: PureModel = (request, context) => {
   const last = request.messages[request.messages.length - 1]
   const tools = request.tools ?? []
-  const reasons = context.purpose === "chat" && reasoningModels.includes(request.model)
+  const reasons = context.purpose === "chat" && reasoningModels.includes(hostedModelOf(request.model) ?? request.model)
   if (tools.length > 0 && last?.role === "user") {
     const tool = chooseTool(tools, last.content)
     const value = JsonSchemaValue.generate(tool.function.parameters ?? {}, {
@@ -294,7 +295,8 @@ export const builtIn: PureModel = (request, context) => {
 }
 
 /**
- * The models that show their reasoning (`reasoning_content`) before they answer a chat: the larger one.
+ * The models that show their reasoning (`reasoning_content`) before they answer a chat: the larger one,
+ * by either of its names (`serviceModelIds`).
  *
  * @since 1.1.0
  * @category models

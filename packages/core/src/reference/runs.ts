@@ -4,6 +4,7 @@
  * `low`, three for `medium`, three strategies of three steps for `high`. Its status is computed from the
  * time given on every retrieve, so the caller's clock drives it and nothing sleeps.
  */
+import * as CodePoints from "../text/codePoints.js"
 import { type AssistantResponseLanguage, unsetResponseLanguage } from "../wire/assistant.js"
 import type { FileFilter } from "../wire/library.js"
 import type {
@@ -171,12 +172,31 @@ const fileSource = (hit: Hit) => ({
   order: hit.order
 })
 
+/** The most code points of the question a web source's `text` quotes. */
+const webQuoteLength = 100
+
+/**
+ * What a run's web search found under one scope, in a run's `data_sources.web_search` shape: its `url`, a
+ * `text` naming what was searched for there, and a `score` in (0, 1] that falls with its place (`1 / (1 +
+ * place)`), as the real service ranks its sources best first.
+ */
+export const webSource = (url: string, question: string, place: number) => {
+  const quoted = CodePoints.clip(question.replace(/\s+/gu, " ").trim(), webQuoteLength)
+  return {
+    url,
+    text: quoted === "" ? `Pages under ${url}` : `Pages under ${url} about "${quoted}"`,
+    score: round(1 / (1 + place))
+  }
+}
+
 /**
  * Where a run's answer came from, given its search tools and legacy `tool_resources`: the web scopes it
- * searches, and the segments its file search found (`found`), when it searches files.
+ * searches (each with its `text` and `score`, `webSource`), and the segments its file search found
+ * (`found`), when it searches files.
  */
 export const dataSourcesOf = (run: RunConfiguration, found: ReadonlyArray<Hit> = []): Record<string, unknown> => {
-  const web: Array<{ url: string }> = []
+  const web: Array<ReturnType<typeof webSource>> = []
+  const question = inputText(run)
   // a set, not a search of `web`: a run may list tens of thousands of URLs
   const seen = new Set<string>()
   let searchesWeb = false
@@ -186,7 +206,7 @@ export const dataSourcesOf = (run: RunConfiguration, found: ReadonlyArray<Hit> =
       const scope = webSearchScope(url)
       if (!seen.has(scope)) {
         seen.add(scope)
-        web.push({ url: scope })
+        web.push(webSource(scope, question, web.length))
       }
     }
   }
@@ -403,15 +423,17 @@ export const makeRunStore = (options: {
   return { create, retrieve }
 }
 
-/** A run as the service shows it at `now`. */
+/** A run as the service shows it at `now`; `created_at` is the time of its creation (ISO 8601, UTC). */
 const view = (run: StoredRun, now: number): Record<string, unknown> => {
-  if (now - run.createdAt < run.duration) return { id: run.id, status: "in_progress", result: null }
+  const created_at = new Date(run.createdAt).toISOString()
+  if (now - run.createdAt < run.duration) return { id: run.id, status: "in_progress", result: null, created_at }
   if (run.failure !== undefined) {
-    return { id: run.id, status: "failed", result: null, error: { message: run.failure } }
+    return { id: run.id, status: "failed", result: null, error: { message: run.failure }, created_at }
   }
   return {
     id: run.id,
     status: "completed",
+    created_at,
     result: run.outcome.result,
     ...(run.include.has("data_sources") ? { data_sources: run.outcome.dataSources } : {}),
     ...(run.include.has("requirements_result") || run.include.has("requirements_result.metadata")

@@ -270,6 +270,20 @@ export const endpoints = {
     creates: false,
     attributes: none
   },
+  libraryDownload: {
+    name: "library.download",
+    method: "GET",
+    path: `${filesPath}/{id}/download`,
+    creates: false,
+    attributes: fileId
+  },
+  libraryParsed: {
+    name: "library.parsed",
+    method: "GET",
+    path: `${filesPath}/{id}/parsed`,
+    creates: false,
+    attributes: fileId
+  },
   libraryBatchStatus: {
     name: "library.batchStatus",
     method: "GET",

@@ -27,6 +27,7 @@ export const fileStatuses = [
  */
 export type FileStatus = typeof fileStatuses[number]
 
+import type { LabelsFilter } from "./labelsFilter.js"
 import { type LabelsFilterMode, labelsFilterModes, retrievalStrategies, type RetrievalStrategy } from "./runs.js"
 
 // the values of a file search's filters, as a run's `file_search` tool takes them
@@ -42,7 +43,7 @@ export const uploadModes = ["immediate", "batch"] as const
 
 /**
  * Which files a search looks at: all of the conditions given hold (`fileIds` holds the file, its labels
- * match `labels` as `labelsFilterMode` says, its path starts with `path`).
+ * match `labels` as `labelsFilterMode` says and pass `labelsFilter`, its path starts with `path`).
  *
  * @since 0.1.0
  * @category models
@@ -51,6 +52,7 @@ export interface FileFilter {
   readonly fileIds?: ReadonlyArray<string> | undefined
   readonly labels?: ReadonlyArray<string> | undefined
   readonly labelsFilterMode?: LabelsFilterMode | undefined
+  readonly labelsFilter?: LabelsFilter | undefined
   readonly path?: string | undefined
 }
 
@@ -66,6 +68,7 @@ export interface LibrarySearchRequest {
   readonly path?: string | undefined
   readonly labels?: ReadonlyArray<string> | undefined
   readonly labels_filter_mode?: LabelsFilterMode | undefined
+  readonly labels_filter?: LabelsFilter | undefined
   readonly fileIds?: ReadonlyArray<string> | undefined
   readonly retrievalStrategy?: RetrievalStrategy | undefined
   readonly maxNeighbors?: number | undefined

@@ -16,6 +16,35 @@ export interface UploadFormFields {
   readonly labels?: ReadonlyArray<string> | undefined
   readonly publicUrl?: string | undefined
   readonly batchId?: string | undefined
+  /** Configuration of the file's processing, as JSON text (`custom_configs`). */
+  readonly customConfigs?: string | undefined
+  /** Metadata kept with the file, as JSON text (`metadata`). */
+  readonly metadata?: string | undefined
+  /** Where the file came from (`data_source`); the service shows it as the file's `dataSource`. */
+  readonly dataSource?: string | undefined
+}
+
+/**
+ * The form fields of an upload beside its file, in the order they are sent, as the official Python client
+ * names them: `path`, each of `labels`, `publicUrl`, `custom_configs`, `metadata`, `data_source`, and
+ * `batch_id` with `upload_mode: batch`.
+ *
+ * @since 1.1.0
+ * @category forms
+ */
+export const uploadFormEntries = (fields: UploadFormFields): Array<readonly [string, string]> => {
+  const entries: Array<readonly [string, string]> = []
+  if (fields.path !== undefined) entries.push(["path", fields.path])
+  for (const label of fields.labels ?? []) entries.push(["labels", label])
+  if (fields.publicUrl !== undefined) entries.push(["publicUrl", fields.publicUrl])
+  if (fields.customConfigs !== undefined) entries.push(["custom_configs", fields.customConfigs])
+  if (fields.metadata !== undefined) entries.push(["metadata", fields.metadata])
+  if (fields.dataSource !== undefined) entries.push(["data_source", fields.dataSource])
+  if (fields.batchId !== undefined) {
+    entries.push(["batch_id", fields.batchId])
+    entries.push(["upload_mode", "batch"])
+  }
+  return entries
 }
 
 /**
@@ -69,13 +98,64 @@ export const uploadForm = async (
 ): Promise<{ readonly bytes: Uint8Array; readonly contentType: string }> => {
   const form = new FormData()
   form.append("file", blob, name)
-  if (fields.path !== undefined) form.append("path", fields.path)
-  for (const label of fields.labels ?? []) form.append("labels", label)
-  if (fields.publicUrl !== undefined) form.append("publicUrl", fields.publicUrl)
-  if (fields.batchId !== undefined) {
-    form.append("batch_id", fields.batchId)
-    form.append("upload_mode", "batch")
-  }
+  for (const [field, value] of uploadFormEntries(fields)) form.append(field, value)
   const encoded = new Response(form)
   return { bytes: new Uint8Array(await encoded.arrayBuffer()), contentType: encoded.headers.get("content-type")! }
+}
+
+/**
+ * A multipart form whose file part is streamed: the bytes before the file's (the boundary and the part's
+ * headers), the bytes after them (every field and the closing boundary), and the content type with its
+ * boundary. `head`, the file's bytes and `tail` sent one after the other are the form `uploadForm` would
+ * encode, without the file ever being held whole.
+ *
+ * @since 1.1.0
+ * @category models
+ */
+export interface StreamedForm {
+  readonly head: Uint8Array
+  readonly tail: Uint8Array
+  readonly contentType: string
+}
+
+const encoder = new TextEncoder()
+
+/** A name in a part's header, escaped as the platform's `FormData` escapes it. */
+const escapeName = (name: string): string => name.replace(/\n/g, "%0A").replace(/\r/g, "%0D").replace(/"/g, "%22")
+
+/** A field's value with its line breaks as CRLF, as the platform's `FormData` sends it. */
+const normalizeLineBreaks = (value: string): string => value.replace(/\r?\n|\r/g, "\r\n")
+
+/**
+ * A boundary for a streamed form: 32 random hexadecimal digits after dashes, so it cannot be guessed to
+ * appear in a file.
+ *
+ * @since 1.1.0
+ * @category forms
+ */
+export const formBoundary = (): string => `----studio-effect-${crypto.randomUUID().replaceAll("-", "")}`
+
+/**
+ * The multipart form of an upload whose file is streamed (see `StreamedForm`): the file part first, under
+ * `name` as `application/octet-stream`, then the fields as `uploadFormEntries` orders them.
+ *
+ * @since 1.1.0
+ * @category forms
+ */
+export const streamedUploadForm = (name: string, fields: UploadFormFields, boundary: string): StreamedForm => {
+  const head = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${
+    escapeName(name)
+  }"\r\nContent-Type: application/octet-stream\r\n\r\n`
+  let tail = "\r\n"
+  for (const [field, value] of uploadFormEntries(fields)) {
+    tail += `--${boundary}\r\nContent-Disposition: form-data; name="${escapeName(field)}"\r\n\r\n${
+      normalizeLineBreaks(value)
+    }\r\n`
+  }
+  tail += `--${boundary}--\r\n`
+  return {
+    head: encoder.encode(head),
+    tail: encoder.encode(tail),
+    contentType: `multipart/form-data; boundary=${boundary}`
+  }
 }

@@ -58,6 +58,42 @@ export const managedThirdPartyModels = [
 export const runModels = [...hostedModels, ...managedThirdPartyModels] as const
 
 /**
+ * The real service's identifiers of its hosted models, each with the interface's name it stands for: the
+ * bare names (`jamba-large`, `jamba-mini`) select the current version, the others a version (and its
+ * date). Both names select the same model.
+ *
+ * @since 1.1.0
+ * @category models
+ */
+export const serviceModelIds = {
+  "jamba-large": "fpmodel-large",
+  "jamba-large-1.7": "fpmodel-large",
+  "jamba-large-1.7-2025-07": "fpmodel-large",
+  "jamba-mini": "fpmodel-mini",
+  "jamba-mini-2": "fpmodel-mini",
+  "jamba-mini-2-2026-01": "fpmodel-mini"
+} as const satisfies Record<string, ChatModel>
+
+/**
+ * @since 1.1.0
+ * @category models
+ */
+export type ServiceModelId = keyof typeof serviceModelIds
+
+/**
+ * The interface's name of a hosted model named either way (`jamba-mini` or `fpmodel-mini` is
+ * `fpmodel-mini`), or `undefined` for any other identifier.
+ *
+ * @since 1.1.0
+ * @category models
+ */
+export const hostedModelOf = (model: string): ChatModel | undefined => {
+  for (const name of chatModels) if (name === model) return name
+  for (const [id, name] of Object.entries(serviceModelIds)) if (id === model) return name
+  return undefined
+}
+
+/**
  * A run model: one of the listed identifiers, or any other string (a caller's own third-party model).
  *
  * @since 0.1.0

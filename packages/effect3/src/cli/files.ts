@@ -1,6 +1,6 @@
 /**
- * `studio-effect files upload|list|get|update|delete|search`: the library of files a run's `file_search`
- * tool searches.
+ * `studio-effect files upload|list|get|update|delete|search|download|parsed`: the library of files a run's
+ * `file_search` tool searches.
  */
 import * as Args from "@effect/cli/Args"
 import * as Command from "@effect/cli/Command"
@@ -9,13 +9,15 @@ import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
-import { createReadStream } from "node:fs"
+import { createReadStream, createWriteStream, rmSync } from "node:fs"
 import { basename } from "node:path"
 import {
   cannotReadMessage,
+  cannotWriteMessage,
   fileLine,
   filesDescriptions,
   filesExamples,
+  savedLine,
   searchHitLine
 } from "studio-effect-core/cli/files"
 import { fileStatuses } from "studio-effect-core/wire/library"
@@ -23,7 +25,7 @@ import * as Library from "../Library.js"
 import * as Client from "./client.js"
 import { CliFailure } from "./failure.js"
 import { described } from "./help.js"
-import { printJson, printShown } from "./output.js"
+import { printJson, printShown, write } from "./output.js"
 
 const json = Options.boolean("json").pipe(Options.withDescription(filesDescriptions.json))
 const labels = Options.text("label").pipe(
@@ -45,11 +47,16 @@ const fileId = Args.text({ name: "file-id" }).pipe(Args.withDescription(filesDes
 const given = <K extends string, A>(key: K, option: Option.Option<A>): { readonly [k in K]?: A } =>
   Option.match(option, { onNone: () => ({}), onSome: (value) => ({ [key]: value }) as { [k in K]: A } })
 
-/** A local file's bytes as a stream, read as the upload pulls them (so its size bound stops the read). */
+/**
+ * A local file's bytes as a stream, read as the upload pulls them (so its size bound stops the read); the
+ * file is opened at the first pull, when its errors have a reader.
+ */
 const fileStream = (file: string) =>
-  Stream.fromAsyncIterable(
-    createReadStream(file) as AsyncIterable<Uint8Array>,
-    (cause) => new CliFailure({ message: cannotReadMessage(file, cause) })
+  Stream.suspend(() =>
+    Stream.fromAsyncIterable(
+      createReadStream(file) as AsyncIterable<Uint8Array>,
+      (cause) => new CliFailure({ message: cannotReadMessage(file, cause) })
+    )
   )
 
 const upload = Command.make(
@@ -175,6 +182,72 @@ const search = Command.make(
 ).pipe(Command.withDescription(described(filesDescriptions.search, filesExamples.search)))
 
 /**
+ * Writes a stream of bytes to a local file as they arrive, and gives how many were written; a file that
+ * cannot be written stops it with why, and a download that fails leaves no partial file.
+ */
+const writeFile = <E, R>(
+  file: string,
+  bytes: Stream.Stream<Uint8Array, E, R>
+): Effect.Effect<number, E | CliFailure, R> =>
+  Effect.acquireUseRelease(
+    Effect.sync(() => {
+      const out = createWriteStream(file)
+      // an error is also given to the pending write's callback: this listener only keeps it from being thrown
+      out.on("error", () => {})
+      return out
+    }),
+    (out) => {
+      let written = 0
+      const cannotWrite = (cause: unknown) => new CliFailure({ message: cannotWriteMessage(file, cause) })
+      return Stream.runForEach(bytes, (chunk) =>
+        Effect.async<void, CliFailure>((resume) => {
+          written += chunk.length
+          out.write(chunk, (error) => resume(error == null ? Effect.void : Effect.fail(cannotWrite(error))))
+        })).pipe(
+          Effect.zipRight(Effect.async<void, CliFailure>((resume) => {
+            out.end((error?: Error | null) => resume(error == null ? Effect.void : Effect.fail(cannotWrite(error))))
+          })),
+          Effect.map(() => written)
+        )
+    },
+    (out, exit) =>
+      Effect.sync(() => {
+        out.destroy()
+        if (exit._tag === "Failure") rmSync(file, { force: true })
+      })
+  )
+
+const download = Command.make(
+  "download",
+  {
+    fileId,
+    output: Options.text("output").pipe(
+      Options.withAlias("o"),
+      Options.optional,
+      Options.withDescription(filesDescriptions.output)
+    ),
+    reference: Client.reference
+  },
+  (options) => {
+    const bytes = Library.download(options.fileId)
+    return Option.match(options.output, {
+      onNone: () => Stream.runForEach(bytes, write),
+      onSome: (file) => Effect.flatMap(writeFile(file, bytes), (written) => printShown(savedLine(file, written)))
+    }).pipe(Effect.provide(Client.layer(options.reference)))
+  }
+).pipe(Command.withDescription(described(filesDescriptions.download, filesExamples.download)))
+
+const parsed = Command.make(
+  "parsed",
+  { fileId, json, reference: Client.reference },
+  (options) =>
+    Library.parsed(options.fileId).pipe(
+      Effect.flatMap((file) => options.json ? printJson(file) : printShown(file.text)),
+      Effect.provide(Client.layer(options.reference))
+    )
+).pipe(Command.withDescription(described(filesDescriptions.parsed, filesExamples.parsed)))
+
+/**
  * The `files` command and its subcommands.
  *
  * @since 0.1.0
@@ -182,5 +255,5 @@ const search = Command.make(
  */
 export const command = Command.make("files").pipe(
   Command.withDescription(described(filesDescriptions.command, filesExamples.command)),
-  Command.withSubcommands([upload, list, get, update, del, search])
+  Command.withSubcommands([upload, list, get, update, del, search, download, parsed])
 )

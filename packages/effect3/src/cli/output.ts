@@ -27,12 +27,12 @@ const closedByReader = (error: NodeJS.ErrnoException): boolean =>
   error.code === "EPIPE" || error.code === "ERR_STREAM_DESTROYED"
 
 /**
- * Writes text to stdout as it is, waiting until the stream has taken it.
+ * Writes text (or bytes) to stdout as it is, waiting until the stream has taken it.
  *
  * @since 0.1.0
  * @category output
  */
-export const write = (text: string): Effect.Effect<void, StdoutClosed | CliFailure> =>
+export const write = (text: string | Uint8Array): Effect.Effect<void, StdoutClosed | CliFailure> =>
   Effect.async((resume) => {
     if (process.stdout.destroyed) return resume(Effect.fail(new StdoutClosed()))
     process.stdout.write(text, (error) =>

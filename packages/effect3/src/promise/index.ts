@@ -47,6 +47,7 @@ import type {
   LibrarySearchRequest,
   LibrarySearchResponse,
   ListFilesRequest,
+  ParsedFile,
   UpdateFileRequest,
   UploadedFile
 } from "../LibrarySchema.js"
@@ -255,12 +256,22 @@ export class Studio {
   }
 
   readonly library = {
-    /** Uploads a file's bytes or a `Blob` (a `File` gives its name), within `maxUploadSize`. */
+    /**
+     * Uploads a file's bytes or a `Blob` (a `File` gives its name), within `maxUploadSize`; or a stream of
+     * its bytes (a Node `Readable`, any `AsyncIterable` of bytes, or a web `ReadableStream`), sent as it
+     * is read, never held whole, and refused with `ValidationError` once it passes `maxUploadSize`.
+     */
     upload: (
-      file: Uint8Array | Blob,
+      file: Uint8Array | Blob | AsyncIterable<Uint8Array> | ReadableStream<Uint8Array>,
       uploadOptions?: Library.UploadOptions,
       options?: CallOptions
-    ): ResponsePromise<UploadedFile> => this.respond(Library.uploadWithResponse(file, uploadOptions), options),
+    ): ResponsePromise<UploadedFile> =>
+      this.respond(
+        file instanceof Uint8Array || file instanceof Blob
+          ? Library.uploadWithResponse(file, uploadOptions)
+          : Library.uploadWithResponse(byteStream(file), uploadOptions),
+        options
+      ),
     list: (filters?: ListFilesRequest, options?: CallOptions): ResponsePromise<ReadonlyArray<LibraryFile>> =>
       this.respond(Library.listWithResponse(filters), options),
     /** Every file that passes the filters, listed a page at a time. */
@@ -277,7 +288,21 @@ export class Studio {
     search: (request: LibrarySearchRequest, options?: CallOptions): ResponsePromise<LibrarySearchResponse> =>
       this.respond(Library.searchWithResponse(request), options),
     batchStatus: (batchId: string, options?: CallOptions): ResponsePromise<BatchStatus> =>
-      this.respond(Library.batchStatusWithResponse(batchId), options)
+      this.respond(Library.batchStatusWithResponse(batchId), options),
+    /** A file's bytes as uploaded, read as they are iterated, within `maxDownloadSize` (default 64 MiB). */
+    download: (
+      fileId: string,
+      downloadOptions?: Library.DownloadOptions,
+      options?: CallOptions
+    ): AsyncIterable<Uint8Array> => this.iterate(Library.download(fileId, downloadOptions), options),
+    /** A file's bytes as uploaded, whole, within `maxDownloadSize` (default 64 MiB). */
+    downloadBytes: (
+      fileId: string,
+      downloadOptions?: Library.DownloadOptions,
+      options?: CallOptions
+    ): Promise<Uint8Array> => this.run(Library.downloadBytes(fileId, downloadOptions), options),
+    /** The text the service extracted from a file, and its segments. */
+    parsed: (fileId: string, options?: CallOptions): Promise<ParsedFile> => this.run(Library.parsed(fileId), options)
   }
 
   readonly batches = {
@@ -415,6 +440,14 @@ const effectHandlers = (handlers: ToolHandlers): Chat.ToolHandlers<unknown, neve
         })
     ])
   )
+
+/** The bytes of a Node `Readable`, an `AsyncIterable` or a web `ReadableStream`; their own error ends it. */
+const byteStream = (
+  source: AsyncIterable<Uint8Array> | ReadableStream<Uint8Array>
+): Stream.Stream<Uint8Array, unknown> =>
+  Symbol.asyncIterator in source
+    ? Stream.fromAsyncIterable(source, (cause) => cause)
+    : Stream.fromReadableStream({ evaluate: () => source, onError: (cause) => cause })
 
 const withRequestOptions = <A, E, R>(effect: Effect.Effect<A, E, R>, options: CallOptions | undefined) =>
   options?.requestOptions === undefined ? effect : StudioClient.withRequestOptions(effect, options.requestOptions)

@@ -56,7 +56,9 @@ export const makeLibraryStore = (options: {
       ),
     /** Forgets every file at once, giving their bytes back to the service's budget (its tenant is forgotten). */
     clear: library.clear,
-    batchStatus: (batchId: string) => now((time) => library.batchStatus(batchId, time))
+    batchStatus: (batchId: string) => now((time) => library.batchStatus(batchId, time)),
+    download: (fileId: string) => Effect.sync(() => library.download(fileId)),
+    parsed: (fileId: string) => now((time) => library.parsed(fileId, time))
   }
 }
 

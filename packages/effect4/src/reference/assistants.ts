@@ -50,7 +50,7 @@ export const makeAssistantStore = (
   const retrieve = (id: string): Effect.Effect<Stored | undefined> => Effect.sync(() => store.retrieve(id))
 
   /** The JSON of `{"results": [...]}`, in creation order: at most `maxAssistants` of bounded size. */
-  const listJson = Effect.sync(store.listJson)
+  const listJson = (workspaceIds: ReadonlyArray<string>) => Effect.sync(() => store.listJson(workspaceIds))
 
   /**
    * Read-modify-write of one assistant, atomically: `f` gets the current value and returns the next one,

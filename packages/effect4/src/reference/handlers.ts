@@ -14,10 +14,10 @@ import { ShuttingDown, shuttingDownDetail } from "studio-effect-core/reference/b
 import { completion } from "studio-effect-core/reference/chat"
 import { modelIssue } from "studio-effect-core/reference/fastApi"
 import type { makeIds } from "studio-effect-core/reference/ids"
-import { fileNotFound, type Write } from "studio-effect-core/reference/library/library"
+import { attachmentDisposition, fileNotFound, type Write } from "studio-effect-core/reference/library/library"
 import { fieldText, parseMultipart } from "studio-effect-core/reference/library/multipart"
 import { mockDelays } from "studio-effect-core/reference/mockResponse"
-import { modelList } from "studio-effect-core/reference/modelCatalog"
+import { isChatModel, modelList } from "studio-effect-core/reference/modelCatalog"
 import type { EndpointName } from "studio-effect-core/wire/endpoints"
 import { chatModels } from "studio-effect-core/wire/models"
 import * as AssistantSchema from "../AssistantSchema.js"
@@ -72,7 +72,7 @@ export const makeHandlers = (context: {
     Effect.gen(function*() {
       const request = yield* Effect.filterOrFail(
         body(ChatRequest),
-        (request) => acceptedChatModels.includes(request.model),
+        (request) => isChatModel(request.model, context.extraModels),
         () => new Wire.InvalidBody([modelIssue(acceptedChatModels, ["body", "model"])])
       )
       const schemaIssue = answerSchemaIssue(request)
@@ -127,7 +127,13 @@ export const makeHandlers = (context: {
         return run === undefined ? Wire.notFound("Run", id) : Wire.json(run)
       })
     ),
-    assistantsList: endpoint(({ assistants }) => Effect.map(assistants.listJson, Wire.jsonText)),
+    assistantsList: endpoint(({ assistants }) =>
+      Effect.gen(function*() {
+        const request = yield* HttpServerRequest.HttpServerRequest
+        const workspaceIds = new URL(request.url, "http://reference.local").searchParams.getAll("workspace_ids")
+        return Wire.jsonText(yield* assistants.listJson(workspaceIds))
+      })
+    ),
     assistantsCreate: endpoint(({ assistants }) =>
       Effect.gen(function*() {
         const request = yield* runBody(AssistantSchema.CreateAssistantRequest)
@@ -257,6 +263,34 @@ export const makeHandlers = (context: {
       Effect.gen(function*() {
         const request = yield* body(LibrarySchema.LibrarySearchRequest)
         return Wire.json(yield* library.search(request))
+      })
+    ),
+    libraryDownload: endpoint(({ library }) =>
+      Effect.gen(function*() {
+        const id = yield* param("id")
+        const file = yield* library.download(id)
+        return file === undefined
+          ? Wire.detail(404, fileNotFound(id))
+          : HttpServerResponse.uint8Array(file.bytes, {
+            contentType: file.contentType,
+            headers: { "content-disposition": attachmentDisposition(file.name) }
+          })
+      })
+    ),
+    libraryParsed: endpoint(({ library }) =>
+      Effect.gen(function*() {
+        const id = yield* param("id")
+        const parsed = yield* library.parsed(id)
+        switch (parsed._tag) {
+          case "NotFound":
+            return Wire.detail(404, fileNotFound(id))
+          case "NotReady":
+            return Wire.unprocessable([{ loc: ["path", "file_id"], msg: parsed.message, type: "value_error" }])
+          case "Parsed":
+            return Wire.json(parsed.value, 200, {
+              "content-disposition": attachmentDisposition(`${parsed.value.name}.parsed.json`)
+            })
+        }
       })
     ),
     libraryBatchStatus: endpoint(({ library }) =>

@@ -8,6 +8,7 @@
  * its text cannot be read): its status is computed from the time given on every read, so the caller's clock
  * drives it and nothing sleeps. Only processed files are searched.
  */
+import { labelsFilterMatches } from "../../wire/labelsFilter.js"
 import {
   type FileFilter,
   type LabelsFilterMode,
@@ -69,6 +70,51 @@ export interface LibraryIssue {
   readonly type: string
 }
 
+/** A file's bytes as uploaded, with the name and content type it is downloaded with. */
+export interface Download {
+  readonly name: string
+  readonly contentType: string
+  readonly bytes: Uint8Array
+}
+
+/** The text the library extracted from a file: all of it, and its segments in the file's order. */
+export interface ParsedFile {
+  readonly fileId: string
+  readonly name: string
+  readonly fileType: string
+  /** The segments' texts, joined by blank lines. */
+  readonly text: string
+  readonly segments: ReadonlyArray<{ readonly order: number; readonly text: string }>
+}
+
+/** The outcome of reading a file's parsed text. */
+export type Parsed =
+  | { readonly _tag: "Parsed"; readonly value: ParsedFile }
+  | { readonly _tag: "NotFound" }
+  | { readonly _tag: "NotReady"; readonly message: string }
+
+/** The content type of each file type, as a download sends it. */
+const contentTypes: Readonly<Record<string, string>> = {
+  txt: "text/plain; charset=utf-8",
+  md: "text/markdown; charset=utf-8",
+  html: "text/html; charset=utf-8",
+  json: "application/json",
+  pdf: "application/pdf",
+  docx: "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
+}
+
+/** The content type a file of `fileType` is downloaded with. */
+export const contentTypeOf = (fileType: string): string => contentTypes[fileType] ?? "application/octet-stream"
+
+/**
+ * The `Content-Disposition` of a file sent as an attachment named `name`: an ASCII `filename` (other
+ * characters, quotes and backslashes as `_`) and the exact name as `filename*` (RFC 6266, UTF-8).
+ */
+export const attachmentDisposition = (name: string): string =>
+  `attachment; filename="${name.replace(/[^\x20-\x7e]|["\\]/g, "_")}"; filename*=UTF-8''${
+    encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
+  }`
+
 /** The outcome of a write: done, refused for its size (413), or refused for a broken rule (422). */
 export type Write<A> =
   | { readonly _tag: "Done"; readonly value: A }
@@ -108,6 +154,8 @@ interface StoredFile {
   publicUrl: string | undefined
   readonly batchId: string | undefined
   readonly dataSource: string | undefined
+  /** The bytes as uploaded, which `download` gives back; counted in `heldBytes`. */
+  readonly bytes: Uint8Array
   readonly createdAt: number
   updatedAt: number
   readonly segments: ReadonlyArray<Segment>
@@ -167,6 +215,7 @@ export const matches = (
 ): boolean =>
   (filter.fileIds === undefined || filter.fileIds.length === 0 || filter.fileIds.includes(file.fileId)) &&
   labelsMatch(file.labels, filter.labels, filter.labelsFilterMode) &&
+  (filter.labelsFilter === undefined || labelsFilterMatches(filter.labelsFilter, file.labels)) &&
   (filter.path === undefined || filter.path === "" || (file.path ?? "").startsWith(filter.path))
 
 /** Filters of `list`: each one given must hold. */
@@ -197,6 +246,7 @@ export const searchOf = (request: LibrarySearchRequest): Search => ({
     fileIds: request.fileIds,
     labels: request.labels,
     labelsFilterMode: request.labels_filter_mode,
+    labelsFilter: request.labels_filter,
     path: request.path
   }],
   maxSegments: request.maxSegments ?? 10,
@@ -321,7 +371,8 @@ export const makeLibrary = (options: {
       ...labelIssues(labels, ["body", "labels"]),
       ...labelBudgetIssues(labels, [], ["body", "labels"]),
       ...lengthIssue(input.path, ["body", "path"]),
-      ...lengthIssue(input.publicUrl, ["body", "publicUrl"])
+      ...lengthIssue(input.publicUrl, ["body", "publicUrl"]),
+      ...lengthIssue(input.dataSource, ["body", "data_source"])
     ]
     if (issues.length > 0) return { _tag: "Invalid", issues }
     let segments: ReadonlyArray<Segment> = []
@@ -359,6 +410,7 @@ export const makeLibrary = (options: {
       publicUrl: input.publicUrl,
       batchId: input.batchId,
       dataSource: input.dataSource,
+      bytes: input.bytes,
       createdAt: now,
       updatedAt: now,
       segments,
@@ -558,6 +610,39 @@ export const makeLibrary = (options: {
     }
   }
 
+  /** A file's bytes as uploaded, with its name and type, or `undefined` when there is no such file. */
+  const download = (fileId: string): Download | undefined => {
+    const file = files.get(fileId)
+    return file === undefined
+      ? undefined
+      : { name: file.name, contentType: contentTypeOf(file.fileType), bytes: file.bytes }
+  }
+
+  /**
+   * The text the library extracted from a file and its segments, as `GET .../parsed` answers it: `NotFound`
+   * when there is no such file, `NotReady` (with why) while it is `PROCESSING` or when its text could not
+   * be read.
+   */
+  const parsed = (fileId: string, now: number): Parsed => {
+    const file = files.get(fileId)
+    if (file === undefined) return { _tag: "NotFound" }
+    const status = statusOf(file, now)
+    if (status === "PROCESSING") {
+      return { _tag: "NotReady", message: "The file is PROCESSING: its parsed text is ready once it is PROCESSED." }
+    }
+    if (file.failure !== undefined) return { _tag: "NotReady", message: file.failure }
+    return {
+      _tag: "Parsed",
+      value: {
+        fileId: file.fileId,
+        name: file.name,
+        fileType: file.fileType,
+        text: file.segments.map((segment) => segment.text).join("\n\n"),
+        segments: file.segments.map((segment, order) => ({ order, text: segment.text }))
+      }
+    }
+  }
+
   /** The status counts of the files of a batch, or `undefined` when no file was uploaded in it. */
   const batchStatus = (batchId: string, now: number): Record<string, unknown> | undefined => {
     const counts = new Map<string, number>()
@@ -577,7 +662,7 @@ export const makeLibrary = (options: {
       }
   }
 
-  return { upload, lookup, list, update, remove, clear, search, searchHits, batchStatus }
+  return { upload, lookup, list, update, remove, clear, search, searchHits, batchStatus, download, parsed }
 }
 
 /** A library: its files and what can be done with them. */

@@ -17,9 +17,16 @@ import { AuthError, type RequestError, type StudioError, type ToolCallError } fr
 import type { EventError } from "../stream/sse.js"
 import { makeAttempts } from "./attempt.js"
 import { defaultMaxResponseSize } from "./body.js"
+import { makeDownloads } from "./download.js"
 import { makeEvents, type OpenedEvents } from "./events.js"
 import type { ClientConfig } from "./options.js"
-import { type JsonRequest, responseDecoder, type StreamRequest, type WithResponse } from "./request.js"
+import {
+  type BytesRequest,
+  type JsonRequest,
+  responseDecoder,
+  type StreamRequest,
+  type WithResponse
+} from "./request.js"
 import { makeRequestBuilder } from "./requestBuilder.js"
 import { serviceCannotHaveActed } from "./retry.js"
 import { scrub, secretsOf } from "./scrub.js"
@@ -44,6 +51,7 @@ export const makeService = (config: ClientConfig, transport: HttpClient.HttpClie
     builder,
     attempts
   })
+  const downloads = makeDownloads({ baseUrl, settings: config.settings, builder, attempts })
 
   /** Scrubs the error of a call whose request had `body`. */
   const scrubbing = (body: unknown) => (error: RequestError) => scrub(error, secretsOf(apiKey, body))
@@ -70,8 +78,10 @@ export const makeService = (config: ClientConfig, transport: HttpClient.HttpClie
         )
       )
       const retryable = request.creates === true && !settings.retryCreates ? serviceCannotHaveActed : undefined
+      // a streamed body is read as it is sent: it cannot be sent again
+      const maxRetries = request.raw !== undefined && "stream" in request.raw ? 0 : settings.maxRetries
       return Effect.mapError(
-        attempts.withRetries(request.operation, settings.maxRetries, attempt, retryable),
+        attempts.withRetries(request.operation, maxRetries, attempt, retryable),
         scrubbing(request.body)
       )
     })
@@ -115,6 +125,13 @@ export const makeService = (config: ClientConfig, transport: HttpClient.HttpClie
   ): Effect.Effect<WithResponse<Stream.Stream<A, RequestError>>, RequestError, Scope.Scope> =>
     Effect.map(opened(request, parse), (answer) => withResponse(answer.response, answer.events, request.body))
 
+  const openBytes = (
+    request: BytesRequest
+  ): Effect.Effect<Stream.Stream<Uint8Array, RequestError>, RequestError, Scope.Scope> => {
+    const scrubbed = scrubbing(undefined)
+    return apiKey === undefined ? Effect.fail(scrubbed(missingKey)) : downloads(request, scrubbed)
+  }
+
   const redact = <E extends StudioError | ToolCallError>(error: E, body?: unknown): E =>
     scrub(error, secretsOf(apiKey, body))
 
@@ -123,5 +140,14 @@ export const makeService = (config: ClientConfig, transport: HttpClient.HttpClie
   const redactAttributes = <A extends Readonly<Record<string, unknown>>>(attributes: A, body?: unknown): A =>
     withoutSecrets(attributes, body === undefined ? keySecrets : withCredentials(keySecrets, body))
 
-  return { baseUrl, json, jsonWithResponse, openEvents, openEventsWithResponse, redact, redactAttributes }
+  return {
+    baseUrl,
+    json,
+    jsonWithResponse,
+    openEvents,
+    openEventsWithResponse,
+    openBytes,
+    redact,
+    redactAttributes
+  }
 }

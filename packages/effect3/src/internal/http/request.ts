@@ -5,6 +5,7 @@
 import type * as Either from "effect/Either"
 import * as ParseResult from "effect/ParseResult"
 import type * as Schema from "effect/Schema"
+import type * as Stream from "effect/Stream"
 import type { ResponseMetadata } from "studio-effect-core/wire/responseMetadata"
 
 /**
@@ -42,11 +43,13 @@ export interface WithResponse<A> extends ResponseMetadata {
   readonly value: A
 }
 
-/** A body of bytes with its content type, such as a `multipart/form-data` form. */
-export interface RawBody {
-  readonly bytes: Uint8Array
-  readonly contentType: string
-}
+/**
+ * A body of bytes with its content type, such as a `multipart/form-data` form: held whole (`bytes`), or
+ * read as it is sent (`stream`), which is sent once and never retried (it cannot be read again).
+ */
+export type RawBody =
+  | { readonly bytes: Uint8Array; readonly contentType: string }
+  | { readonly stream: Stream.Stream<Uint8Array, unknown>; readonly contentType: string }
 
 /**
  * One request whose answer is a byte stream (server-sent events).
@@ -55,6 +58,14 @@ export interface StreamRequest {
   readonly operation: string
   readonly path: string
   readonly body: unknown
+}
+
+/** One request whose answer is read as bytes (a file's download). */
+export interface BytesRequest {
+  readonly operation: string
+  readonly path: string
+  /** The most bytes of the answer read: a longer one fails with `DecodeError` naming `maxDownloadSize`. */
+  readonly maxSize: number
 }
 
 /** A decoder of an answer's JSON; synchronous, so no effect is built per answer. */

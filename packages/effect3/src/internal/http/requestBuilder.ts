@@ -85,7 +85,9 @@ export const makeRequestBuilder = (config: ClientConfig, transport: HttpClient.H
     const base = isEmpty(headers) ? bare : HttpClientRequest.setHeaders(bare, headers)
     const raw = options.raw
     const request = raw !== undefined
-      ? HttpClientRequest.bodyUint8Array(base, raw.bytes, raw.contentType)
+      ? "stream" in raw
+        ? HttpClientRequest.bodyStream(base, raw.stream, { contentType: raw.contentType })
+        : HttpClientRequest.bodyUint8Array(base, raw.bytes, raw.contentType)
       : body === undefined
       ? base
       : HttpClientRequest.bodyUnsafeJson(base, body)

@@ -31,7 +31,7 @@ export const checkSizes = (
 }
 
 /** The declared length of a body the transport hands over as sent (no content coding to undo). */
-const declaredLength = (response: HttpClientResponse.HttpClientResponse): number | undefined => {
+export const declaredLength = (response: HttpClientResponse.HttpClientResponse): number | undefined => {
   // a transport may convert its headers on each read of `headers`
   const headers = response.headers
   const encoding = headers["content-encoding"]
@@ -91,7 +91,7 @@ export const readBody = (
   if (length !== undefined) {
     // over the limit: release the body (reading stops at its first bytes), then fail
     return length > limit
-      ? Effect.andThen(Effect.ignore(readAtMost(response, 0)), Effect.fail(tooLarge()))
+      ? Effect.andThen(releaseBody(response), Effect.fail(tooLarge()))
       : response.text
   }
   return Effect.flatMap(
@@ -106,3 +106,7 @@ export const readErrorBody = (response: HttpClientResponse.HttpClientResponse): 
     Effect.map(({ text }) => text),
     Effect.orElseSucceed(() => "")
   )
+
+/** Releases a body without reading it (its stream's finalizer cancels it), so the rest is never downloaded. */
+export const releaseBody = (response: HttpClientResponse.HttpClientResponse): Effect.Effect<void> =>
+  Effect.ignore(readAtMost(response, 0))

@@ -98,7 +98,9 @@ export const makeRequestBuilder = (config: ClientConfig, transport: HttpClient.H
     const base = HttpClientRequest.make(method)(direct ? baseUrl + path : path, { headers })
     const raw = options.raw
     return raw !== undefined
-      ? HttpClientRequest.bodyUint8Array(base, raw.bytes, raw.contentType)
+      ? "stream" in raw
+        ? HttpClientRequest.bodyStream(base, raw.stream, { contentType: raw.contentType })
+        : HttpClientRequest.bodyUint8Array(base, raw.bytes, raw.contentType)
       : body === undefined
       ? base
       : HttpClientRequest.bodyJsonUnsafe(base, body)

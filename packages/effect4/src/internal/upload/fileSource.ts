@@ -22,7 +22,8 @@ export const uploadError = (operation: string, path: string, message: string) =>
     issues: [new ValidationIssue({ path, message })]
   })
 
-const tooLarge = (operation: string, limit: number) =>
+/** The refusal of a file past `maxUploadSize`. */
+export const tooLarge = (operation: string, limit: number) =>
   uploadError(operation, "file", tooLargeReason("maxUploadSize", limit))
 
 /** The bytes of a stream, failing as soon as they pass `limit`. */
