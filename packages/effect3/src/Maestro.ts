@@ -17,6 +17,7 @@ import * as Schedule from "effect/Schedule"
 import * as Stream from "effect/Stream"
 import { acceptRunRequest } from "studio-effect-core/validate/runRequest"
 import { endpoints } from "studio-effect-core/wire/endpoints"
+import { runFailureReason } from "studio-effect-core/wire/runs"
 import * as Operation from "./internal/operation/operation.js"
 import { spanOptions } from "./internal/operation/telemetry.js"
 import { isTerminal, MaestroRun, RunRequest } from "./MaestroSchema.js"
@@ -135,12 +136,11 @@ export const retrieveWithResponse: (
 ) => Effect.Effect<WithResponse<MaestroRun>, RequestError, StudioClient> = retrieveOperation.withResponse
 
 /** The reason a failed run gives, or a stand-in when the service gave none. */
-const failureReason = (run: MaestroRun): string => run.error?.message ?? "the service gave no reason"
 
 /** One snapshot, followed by `RunFailed` when it is a failed run. */
 const emitSnapshot = (run: MaestroRun): Stream.Stream<MaestroRun, RunFailed> =>
   run.status === "failed"
-    ? Stream.concat(Stream.succeed(run), Stream.fail(new RunFailed({ run, reason: failureReason(run) })))
+    ? Stream.concat(Stream.succeed(run), Stream.fail(new RunFailed({ run, reason: runFailureReason(run) })))
     : Stream.succeed(run)
 
 const runIdOf = (run: string | MaestroRun): string => typeof run === "string" ? run : run.id

@@ -541,3 +541,12 @@ export interface MaestroRun {
   readonly error?: RunError | null | undefined
   readonly [key: string]: unknown
 }
+
+/**
+ * Why a `failed` run failed, as `RunFailed` says it: the service's `error.message`, or that it gave none.
+ *
+ * @since 1.1.0
+ * @category runs
+ */
+export const runFailureReason = (run: { readonly error?: { readonly message?: string } | null | undefined }): string =>
+  run.error?.message ?? "the service gave no reason"

@@ -21,6 +21,7 @@ export * from "./operations.js"
 export * from "./reference.js"
 export * from "./reliability.js"
 export * from "./validation.js"
+export * from "./workflow.js"
 
 /** `@effect/vitest`'s methods whose `it.effect` gives each test a `Scope`, as it does on Effect 4. */
 export type ScopedMethods<R> = Vitest.API & Omit<Vitest.Vitest.MethodsNonLive<R>, "effect"> & {

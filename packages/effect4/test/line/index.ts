@@ -18,6 +18,7 @@ export * from "./operations.js"
 export * from "./reference.js"
 export * from "./reliability.js"
 export * from "./validation.js"
+export * from "./workflow.js"
 
 /**
  * `@effect/vitest`'s `it`. On this line `it.effect` and `it.live` already give each test a `Scope`; the Effect 3

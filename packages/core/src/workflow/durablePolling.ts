@@ -1,0 +1,109 @@
+/**
+ * How a run is polled inside a durable workflow, where every step is replayed from storage after a restart
+ * and so must come out the same each time: the delays grow as `Maestro.poll`'s default does (1 s, ×1.5, at
+ * most 10 s) without its jitter, and the deadline is a budget of scheduled waiting rather than a reading of
+ * the clock. The activities and clocks are named by their step, so a replay finds each one's stored result.
+ *
+ * @since 1.1.0
+ */
+
+/**
+ * The delays between the retrieves of a durably polled run.
+ *
+ * @since 1.1.0
+ * @category models
+ */
+export interface DurablePollPlan {
+  /** The first delay, in milliseconds. */
+  readonly initialDelayMillis: number
+  /** The longest delay, in milliseconds. */
+  readonly maxDelayMillis: number
+  /** How long the delays may add up to before polling fails with `PollTimeout`, in milliseconds. */
+  readonly deadlineMillis: number
+}
+
+/**
+ * The default plan: 1 s growing by ×1.5 up to 10 s between retrieves, for at most 10 minutes of waiting.
+ *
+ * @since 1.1.0
+ * @category constants
+ */
+export const defaultDurablePollPlan: DurablePollPlan = {
+  initialDelayMillis: 1_000,
+  maxDelayMillis: 10_000,
+  deadlineMillis: 10 * 60_000
+}
+
+/** The growth of the delay from one retrieve to the next. */
+const growth = 1.5
+
+/**
+ * The most retrieves of one run, whatever the plan: each is a stored activity, so a plan of zero delays must
+ * still end (with `PollTimeout`) rather than write without bound.
+ *
+ * @since 1.1.0
+ * @category constants
+ */
+export const maxDurableRetrieves = 1_000
+
+/**
+ * The delay before retrieve number `step` (0 for the first), or `undefined` when waiting that long would pass
+ * the plan's deadline or the step is past `maxDurableRetrieves`. Whole milliseconds, so the value is the same
+ * on every replay.
+ *
+ * @since 1.1.0
+ * @category polling
+ */
+export const durablePollDelay = (plan: DurablePollPlan, step: number): number | undefined => {
+  if (step >= maxDurableRetrieves) return undefined
+  let waited = 0
+  let delay = Math.max(0, plan.initialDelayMillis)
+  for (let i = 0; i <= step; i++) {
+    if (i > 0) delay = Math.min(Math.round(delay * growth), plan.maxDelayMillis)
+    waited += Math.min(delay, plan.maxDelayMillis)
+    if (waited > plan.deadlineMillis) return undefined
+  }
+  return Math.min(delay, plan.maxDelayMillis)
+}
+
+/**
+ * The names of a durably polled run's steps: its create, each retrieve and each wait. A name is its step's key
+ * in storage, so they never change between versions that may resume each other's workflows.
+ *
+ * @since 1.1.0
+ * @category polling
+ */
+export const durableStepNames = {
+  create: "studio.maestro.create",
+  assistantRun: "studio.assistants.run",
+  retrieve: (step: number) => `studio.maestro.retrieve.${step}`,
+  wait: (step: number) => `studio.maestro.wait.${step}`
+} as const
+
+/**
+ * The paths of the credentials (`headers` of a tool) in a request: a durable workflow stores its payload, so
+ * such a request is refused rather than written to storage.
+ *
+ * @since 1.1.0
+ * @category secrets
+ */
+export const storedCredentialPaths = (request: unknown): ReadonlyArray<string> => {
+  const found: Array<string> = []
+  const walk = (value: unknown, path: string, depth: number): void => {
+    if (depth > 16 || typeof value !== "object" || value === null || found.length >= 16) return
+    if (Array.isArray(value)) {
+      value.forEach((item, index) => walk(item, `${path}[${index}]`, depth + 1))
+      return
+    }
+    for (const [key, field] of Object.entries(value)) {
+      const at = path === "" ? key : `${path}.${key}`
+      if (key === "headers" && typeof field === "object" && field !== null && Object.keys(field).length > 0) {
+        found.push(at)
+      } else {
+        walk(field, at, depth + 1)
+      }
+    }
+  }
+  walk(request, "", 0)
+  return found
+}

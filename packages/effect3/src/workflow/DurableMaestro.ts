@@ -1,0 +1,176 @@
+/**
+ * Orchestration runs that survive a restart, on Effect's workflow engine (`@effect/workflow`): the run is
+ * created by an activity run once per workflow execution, whose result is stored, and polled by retrieve
+ * activities with durable sleeps between them. After a crash, the engine replays the workflow from storage:
+ * the create is not sent again, and polling goes on from the last stored retrieve.
+ *
+ * @since 1.1.0
+ */
+import * as Activity from "@effect/workflow/Activity"
+import * as DurableClock from "@effect/workflow/DurableClock"
+import * as EffectWorkflow from "@effect/workflow/Workflow"
+import type * as WorkflowEngine from "@effect/workflow/WorkflowEngine"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
+import { runFailureReason } from "studio-effect-core/wire/runs"
+import {
+  defaultDurablePollPlan,
+  durablePollDelay,
+  type DurablePollPlan,
+  durableStepNames,
+  storedCredentialPaths
+} from "studio-effect-core/workflow/durablePolling"
+import * as Maestro from "../Maestro.js"
+import { isTerminal, MaestroRun, RunRequest } from "../MaestroSchema.js"
+import type { StudioClient } from "../StudioClient.js"
+import { PollTimeout, RunFailed, StudioError, ValidationError, ValidationIssue } from "../StudioError.js"
+
+/**
+ * How a run is polled inside a workflow. The delays grow from `initialDelay` by ×1.5 up to `maxDelay`, with
+ * no jitter, so that a replay waits for the same steps; `deadline` bounds the sum of the delays (the time the
+ * workflow waits, however long it is suspended in between), then polling fails with `PollTimeout`.
+ *
+ * @since 1.1.0
+ * @category models
+ */
+export interface DurablePollOptions {
+  /** The first delay between two retrieves. Default 1 second. */
+  readonly initialDelay?: Duration.DurationInput | undefined
+  /** The longest delay between two retrieves. Default 10 seconds. */
+  readonly maxDelay?: Duration.DurationInput | undefined
+  /** How long the delays may add up to. Default 10 minutes. */
+  readonly deadline?: Duration.DurationInput | undefined
+}
+
+const planOf = (options: DurablePollOptions): DurablePollPlan => ({
+  initialDelayMillis: millisOf(options.initialDelay, defaultDurablePollPlan.initialDelayMillis),
+  maxDelayMillis: millisOf(options.maxDelay, defaultDurablePollPlan.maxDelayMillis),
+  deadlineMillis: millisOf(options.deadline, defaultDurablePollPlan.deadlineMillis)
+})
+
+const millisOf = (input: Duration.DurationInput | undefined, fallback: number): number =>
+  input === undefined ? fallback : Duration.toMillis(Duration.decode(input))
+
+/** A request whose tools carry credentials would be stored with them: refused before anything is stored. */
+const refuseStoredCredentials = (operation: string, request: unknown): Effect.Effect<void, ValidationError> => {
+  const paths = storedCredentialPaths(request)
+  return paths.length === 0 ? Effect.void : Effect.fail(
+    new ValidationError({
+      operation,
+      source: "client",
+      issues: paths.map((path) =>
+        new ValidationIssue({
+          path,
+          message: "a durable workflow stores its request, so it may not hold credentials; " +
+            "give the tool server its credentials another way (a proxy, or a run outside a workflow)"
+        })
+      )
+    })
+  )
+}
+
+/**
+ * Polls a run inside a workflow until it is terminal: each retrieve an activity, each wait a durable sleep.
+ * A `failed` run fails with `RunFailed`; passing the deadline with `PollTimeout` (the last snapshot).
+ *
+ * @since 1.1.0
+ * @category polling
+ */
+export const poll = (
+  run: MaestroRun,
+  options: DurablePollOptions = {}
+): Effect.Effect<
+  MaestroRun,
+  StudioError,
+  StudioClient | WorkflowEngine.WorkflowEngine | WorkflowEngine.WorkflowInstance
+> => {
+  const plan = planOf(options)
+  const step = (snapshot: MaestroRun, index: number): Effect.Effect<
+    MaestroRun,
+    StudioError,
+    StudioClient | WorkflowEngine.WorkflowEngine | WorkflowEngine.WorkflowInstance
+  > => {
+    if (snapshot.status === "failed") {
+      return Effect.fail(new RunFailed({ run: snapshot, reason: runFailureReason(snapshot) }))
+    }
+    if (isTerminal(snapshot)) return Effect.succeed(snapshot)
+    const delay = durablePollDelay(plan, index)
+    if (delay === undefined) return Effect.fail(new PollTimeout({ runId: snapshot.id, lastRun: snapshot }))
+    return DurableClock.sleep({ name: durableStepNames.wait(index), duration: Duration.millis(delay) }).pipe(
+      Effect.andThen(retrieveActivity(snapshot.id, index)),
+      Effect.flatMap((next) => step(next, index + 1))
+    )
+  }
+  return step(run, 0)
+}
+
+const retrieveActivity = (runId: string, index: number) =>
+  Activity.make({
+    name: durableStepNames.retrieve(index),
+    success: MaestroRun,
+    error: StudioError,
+    execute: Maestro.retrieve(runId)
+  })
+
+/**
+ * Creates a run and polls it until it is terminal, inside a workflow. The create is an activity, run once
+ * per workflow execution: its result (the run, or the error) is stored and never sent again, on a retry or
+ * after a restart. A request whose tools carry credentials fails with `ValidationError`, since the
+ * workflow would store them.
+ *
+ * @since 1.1.0
+ * @category operations
+ */
+export const createAndPoll = (
+  request: RunRequest,
+  options: DurablePollOptions = {}
+): Effect.Effect<
+  MaestroRun,
+  StudioError,
+  StudioClient | WorkflowEngine.WorkflowEngine | WorkflowEngine.WorkflowInstance
+> =>
+  refuseStoredCredentials("maestro.create", request).pipe(
+    Effect.andThen(
+      Activity.make({
+        name: durableStepNames.create,
+        success: MaestroRun,
+        error: StudioError,
+        execute: Maestro.create(request)
+      })
+    ),
+    Effect.flatMap((run) => poll(run, options))
+  )
+
+/**
+ * A ready workflow: its payload a `key` (executing the same key again gives the same run, created once) and
+ * the run's request; its success the terminal run, its error a `StudioError`.
+ *
+ * @since 1.1.0
+ * @category workflows
+ */
+export const Workflow = EffectWorkflow.make({
+  name: "studio.maestro.createAndPoll",
+  payload: { key: Schema.String, request: RunRequest },
+  success: MaestroRun,
+  error: StudioError,
+  idempotencyKey: ({ key }) => key
+})
+
+/**
+ * Registers `Workflow`'s handler with the workflow engine: `createAndPoll` of the payload's request, polled
+ * as `options` say. It needs the engine and a `StudioClient`.
+ *
+ * @since 1.1.0
+ * @category layers
+ */
+export const layerWith = (options: DurablePollOptions) =>
+  Workflow.toLayer(({ request }) => createAndPoll(request, options))
+
+/**
+ * Registers `Workflow`'s handler with the default polling (see `layerWith`).
+ *
+ * @since 1.1.0
+ * @category layers
+ */
+export const layer = layerWith({})

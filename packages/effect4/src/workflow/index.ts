@@ -1,0 +1,12 @@
+/**
+ * `studio-effect/workflow`: durable runs on Effect's workflow engine (`effect/workflow`). A run created
+ * inside a workflow is created once per execution and polled with durable sleeps, so a restart neither
+ * loses it nor creates a second one.
+ *
+ * @since 1.1.0
+ */
+
+/**
+ * @since 1.1.0
+ */
+export * as DurableMaestro from "./DurableMaestro.js"
