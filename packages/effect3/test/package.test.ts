@@ -37,8 +37,8 @@ describe("the package as published, Effect 3 line", () => {
   })
 
   it("its optional entries, studio-effect/ai and studio-effect/undici, need @effect/ai and undici", () => {
-    expect(Object.keys(packageJson.exports)).toEqual([".", "./reference", "./ai", "./promise", "./undici"])
-    for (const peer of ["@effect/ai", "@effect/platform-node", "undici"]) {
+    expect(Object.keys(packageJson.exports)).toEqual([".", "./reference", "./ai", "./promise", "./workflow", "./undici"])
+    for (const peer of ["@effect/ai", "@effect/platform-node", "@effect/workflow", "undici"]) {
       expect(packageJson.peerDependenciesMeta[peer]?.optional, peer).toBe(true)
     }
     // the ranges their install lines name (the newcomer's test sees each entry name its own)

@@ -239,7 +239,7 @@ for (const transport of transportNames) {
           const error = failureOf(yield* drive(Maestro.retrieve("no-such-run")))
           expect(error._tag).toBe("NotFound")
           expect(error.message).toMatch(
-            /^404 Run no-such-run not found \(GET http:\/\/127\.0\.0\.1:\d+\/studio\/v1\/maestro\/runs\/no-such-run\)\. Check the id/
+            /^404 Run no-such-run not found \(GET http:\/\/127\.0\.0\.1:\d+\/studio\/v1\/maestro\/runs\/no-such-run\) \(request id [0-9a-f-]{36}\)\. Check the id/
           )
           expect(server.arrivals.length).toBe(1)
         })))

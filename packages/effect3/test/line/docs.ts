@@ -8,7 +8,8 @@
 export const guideModules: Readonly<Record<string, string>> = {
   "effect/http": "@effect/platform",
   "effect/ai": "@effect/ai",
-  "effect/testing": "effect"
+  "effect/testing": "effect",
+  "effect/workflow": "@effect/workflow"
 }
 
 /** The tag a program on the AI provider fails with for a refused key (the AI library's error, holding the AuthError's message). */
