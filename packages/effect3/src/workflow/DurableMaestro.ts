@@ -18,13 +18,13 @@ import {
   defaultDurablePollPlan,
   durablePollDelay,
   type DurablePollPlan,
-  durableStepNames,
-  storedCredentialPaths
+  durableStepNames
 } from "studio-effect-core/workflow/durablePolling"
 import * as Maestro from "../Maestro.js"
 import { isTerminal, MaestroRun, RunRequest } from "../MaestroSchema.js"
 import type { StudioClient } from "../StudioClient.js"
-import { PollTimeout, RunFailed, StudioError, ValidationError, ValidationIssue } from "../StudioError.js"
+import { PollTimeout, RunFailed, StudioError } from "../StudioError.js"
+import { refuseStoredCredentials } from "./storedRequest.js"
 
 /**
  * How a run is polled inside a workflow. The delays grow from `initialDelay` by ×1.5 up to `maxDelay`, with
@@ -51,24 +51,6 @@ const planOf = (options: DurablePollOptions): DurablePollPlan => ({
 
 const millisOf = (input: Duration.DurationInput | undefined, fallback: number): number =>
   input === undefined ? fallback : Duration.toMillis(Duration.decode(input))
-
-/** A request whose tools carry credentials would be stored with them: refused before anything is stored. */
-const refuseStoredCredentials = (operation: string, request: unknown): Effect.Effect<void, ValidationError> => {
-  const paths = storedCredentialPaths(request)
-  return paths.length === 0 ? Effect.void : Effect.fail(
-    new ValidationError({
-      operation,
-      source: "client",
-      issues: paths.map((path) =>
-        new ValidationIssue({
-          path,
-          message: "a durable workflow stores its request, so it may not hold credentials; " +
-            "give the tool server its credentials another way (a proxy, or a run outside a workflow)"
-        })
-      )
-    })
-  )
-}
 
 /**
  * Polls a run inside a workflow until it is terminal: each retrieve an activity, each wait a durable sleep.

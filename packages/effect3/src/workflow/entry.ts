@@ -12,3 +12,4 @@ const workflow = await loadWithPeer(() => import("./index.js"), {
 })
 
 export const DurableMaestro = workflow.DurableMaestro
+export const DurableAssistants = workflow.DurableAssistants

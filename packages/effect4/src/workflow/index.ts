@@ -10,3 +10,8 @@
  * @since 1.1.0
  */
 export * as DurableMaestro from "./DurableMaestro.js"
+
+/**
+ * @since 1.1.0
+ */
+export * as DurableAssistants from "./DurableAssistants.js"
