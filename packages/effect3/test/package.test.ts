@@ -37,7 +37,14 @@ describe("the package as published, Effect 3 line", () => {
   })
 
   it("its optional entries, studio-effect/ai and studio-effect/undici, need @effect/ai and undici", () => {
-    expect(Object.keys(packageJson.exports)).toEqual([".", "./reference", "./ai", "./promise", "./workflow", "./undici"])
+    expect(Object.keys(packageJson.exports)).toEqual([
+      ".",
+      "./reference",
+      "./ai",
+      "./promise",
+      "./workflow",
+      "./undici"
+    ])
     for (const peer of ["@effect/ai", "@effect/platform-node", "@effect/workflow", "undici"]) {
       expect(packageJson.peerDependenciesMeta[peer]?.optional, peer).toBe(true)
     }

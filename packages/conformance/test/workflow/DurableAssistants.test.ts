@@ -2,7 +2,19 @@
  * Durable assistant runs inside a workflow of one's own, on the in-memory workflow engine against the
  * reference service: the run is started once per key and polled to its end.
  */
-import { assert, describe, Effect, Fiber, fork, isDone, it, Layer, makeWorkflow, Schema, WorkflowEngine } from "@studio-effect/line"
+import {
+  assert,
+  describe,
+  Effect,
+  Fiber,
+  fork,
+  isDone,
+  it,
+  Layer,
+  makeWorkflow,
+  Schema,
+  WorkflowEngine
+} from "@studio-effect/line"
 import { Assistants, MaestroSchema, StudioError } from "studio-effect"
 import * as Reference from "studio-effect/reference"
 import { DurableAssistants } from "studio-effect/workflow"

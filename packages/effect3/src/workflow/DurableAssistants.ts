@@ -4,12 +4,12 @@
  *
  * @since 1.1.0
  */
-import * as Effect from "effect/Effect"
 import * as Activity from "@effect/workflow/Activity"
 import type * as WorkflowEngine from "@effect/workflow/WorkflowEngine"
+import * as Effect from "effect/Effect"
 import { durableStepNames } from "studio-effect-core/workflow/durablePolling"
-import type { AssistantRunRequest } from "../AssistantSchema.js"
 import * as Assistants from "../Assistants.js"
+import type { AssistantRunRequest } from "../AssistantSchema.js"
 import { MaestroRun } from "../MaestroSchema.js"
 import type { StudioClient } from "../StudioClient.js"
 import { StudioError } from "../StudioError.js"
