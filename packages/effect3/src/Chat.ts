@@ -282,7 +282,7 @@ export const runTools = <E = never, R = never>(
   handlers: ToolHandlers<E, R>,
   options?: RunToolsOptions
 ): Effect.Effect<ToolLoopResult, RequestError | ToolCallError | E, StudioClient | R> =>
-  toolLoop(create, request, handlers, options)
+  toolLoop({ create: (request) => create(request), runCall: (_call, answer) => answer }, request, handlers, options)
 
 export {
   /**

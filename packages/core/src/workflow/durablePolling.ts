@@ -67,8 +67,9 @@ export const durablePollDelay = (plan: DurablePollPlan, step: number): number | 
 }
 
 /**
- * The names of a durably polled run's steps: its create, each retrieve and each wait. A name is its step's key
- * in storage, so they never change between versions that may resume each other's workflows.
+ * The names of the durable steps: a polled run's create, each retrieve and each wait, and a durable tool
+ * loop's rounds (each completion, numbered from 1) and tool calls (each by the id the service gave it). A name
+ * is its step's key in storage, so they never change between versions that may resume each other's workflows.
  *
  * @since 1.1.0
  * @category polling
@@ -77,7 +78,9 @@ export const durableStepNames = {
   create: "studio.maestro.create",
   assistantRun: "studio.assistants.run",
   retrieve: (step: number) => `studio.maestro.retrieve.${step}`,
-  wait: (step: number) => `studio.maestro.wait.${step}`
+  wait: (step: number) => `studio.maestro.wait.${step}`,
+  chatRound: (round: number) => `studio.chat.round.${round}`,
+  toolCall: (callId: string) => `studio.chat.tool.${callId}`
 } as const
 
 /**

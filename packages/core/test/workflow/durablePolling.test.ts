@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest"
 import {
   defaultDurablePollPlan,
   durablePollDelay,
+  durableStepNames,
   maxDurableRetrieves,
   storedCredentialPaths
 } from "../../src/workflow/durablePolling.js"
@@ -68,5 +69,24 @@ describe("storedCredentialPaths", () => {
       ]
     })).toEqual(["tools[0].headers", "tools[2].endpoint.headers"])
     expect(storedCredentialPaths({ input: "no tools" })).toEqual([])
+  })
+})
+
+describe("durableStepNames", () => {
+  it("keeps the stored names of a durable tool loop's rounds and calls", () => {
+    expect([durableStepNames.chatRound(1), durableStepNames.chatRound(12)]).toEqual([
+      "studio.chat.round.1",
+      "studio.chat.round.12"
+    ])
+    expect(durableStepNames.toolCall("call_0a1b")).toBe("studio.chat.tool.call_0a1b")
+  })
+
+  it("names each round and each call apart, as the engine finds each step's result by its name", () => {
+    fc.assert(fc.property(fc.uniqueArray(fc.string({ minLength: 1 }), { minLength: 2 }), (ids) => {
+      expect(new Set(ids.map(durableStepNames.toolCall)).size).toBe(ids.length)
+    }))
+    fc.assert(fc.property(fc.integer({ min: 1, max: 100 }), fc.integer({ min: 1, max: 100 }), (a, b) => {
+      expect(durableStepNames.chatRound(a) === durableStepNames.chatRound(b)).toBe(a === b)
+    }))
   })
 })

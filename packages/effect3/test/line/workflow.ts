@@ -2,6 +2,8 @@
  * The workflow engine of this line (`@effect/workflow`), for the tests of `studio-effect/workflow`.
  */
 export * as WorkflowEngine from "@effect/workflow/WorkflowEngine"
+/** Durable sleeps: a sleep longer than a minute suspends the workflow, which the engine replays on waking. */
+export * as DurableClock from "@effect/workflow/DurableClock"
 
 import * as Workflow from "@effect/workflow/Workflow"
 import type * as Schema from "effect/Schema"
