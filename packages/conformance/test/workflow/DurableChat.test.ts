@@ -163,6 +163,44 @@ describe("DurableChat.runTools on the in-memory workflow engine", () => {
       assert.deepStrictEqual(answers.map((message) => message.content), ["clear in Lisbon", "clear in Porto"])
     }).pipe(Effect.provide(twoCalls.layer)))
 
+  const visits: Array<string> = []
+  const stopped = durableLoop(
+    () =>
+      DurableChat.runTools(request, {
+        get_weather: (args) => {
+          const city = (args as { readonly city: string }).city
+          const visit = Effect.sync(() => (visits.push(city), `clear in ${city}`))
+          // Porto's lookup waits an hour: the workflow is suspended in the middle of the loop
+          return city === "Porto"
+            ? visit.pipe(Effect.tap(() => DurableClock.sleep({ name: "test.porto", duration: "1 hour" })))
+            : visit
+        }
+      }, { concurrency: 1 }),
+    {
+      suspend: false,
+      model: Reference.Model.script([{
+        toolCalls: [
+          { name: "get_weather", arguments: { city: "Lisbon" } },
+          { name: "get_weather", arguments: { city: "Porto" } }
+        ]
+      }])
+    }
+  )
+  it.effect("a loop stopped in the middle goes on from its first step not stored", () =>
+    Effect.gen(function*() {
+      const ended = yield* stopped.execute("stopped")
+      assert.isTrue(isSuccess(ended) && ended.success === 2)
+      assert.strictEqual(stopped.state.executions, 2)
+      // the first round and Lisbon's call were stored before the stop; Porto's, unfinished, runs again
+      assert.deepStrictEqual(visits, ["Lisbon", "Porto", "Porto"])
+      assert.strictEqual(stopped.state.completions, 2)
+      const result = stopped.state.outcomes[0]
+      assert.isTrue(stopped.state.outcomes.length === 1 && result !== undefined && isSuccess(result))
+      if (result === undefined || !isSuccess(result)) return
+      const answers = result.success.messages.filter((message) => message.role === "tool")
+      assert.deepStrictEqual(answers.map((message) => message.content), ["clear in Lisbon", "clear in Porto"])
+    }).pipe(Effect.provide(stopped.layer)))
+
   let offlineRuns = 0
   const offline = durableLoop(() =>
     DurableChat.runTools(request, {

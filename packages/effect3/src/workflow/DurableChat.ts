@@ -40,8 +40,9 @@ export interface ToolErrorOptions<E, I> {
  * `studio.chat.round.<n>` (a `ChatCompletion`, or the `StudioError` it failed with), and each tool call the
  * activity `studio.chat.tool.<id>`, keyed by the call's id (the tool message's content, the handler's answer
  * as `Chat.runTools` sends it, or the handler's failure). On a retry or after a restart, the engine replays
- * the loop: completed rounds and calls come from storage, and are never created or run again. A run of the
- * workflow holds one durable tool loop, since the steps are named by round and call.
+ * the loop: completed rounds and calls come from storage, and are never created or run again (a handler
+ * stopped before it ended, say while it waits on a durable clock, runs again, since only ended steps are
+ * stored). A run of the workflow holds one durable tool loop, since the steps are named by round and call.
  *
  * A handler's failure is stored too, so it must have a schema: handlers that fail only with `StudioError`
  * (such as a handler that calls the service itself) need nothing more; handlers that fail with errors of
