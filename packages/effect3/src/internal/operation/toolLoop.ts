@@ -56,6 +56,9 @@ export interface ToolLoopSteps<E, R, EC, RC, EW, RW> {
   readonly runCall: (call: ToolCall, answer: Effect.Effect<string, E, R>) => Effect.Effect<string, EW, RW>
 }
 
+/** The loop's run: its result, or a step's error or a refused call. */
+type Loop<E, R> = Effect.Effect<ToolLoopResult, E | ToolCallError, R>
+
 /**
  * Runs the loop, taking each step as `steps` say. Every call of a round is checked before any handler
  * runs (`checkRound`), so a round either runs whole or not at all.
@@ -65,67 +68,63 @@ export const toolLoop = <E, R, EC, RC, EW, RW>(
   request: ChatRequest,
   handlers: ToolHandlers<E, R>,
   options: RunToolsOptions = {}
-): Effect.Effect<ToolLoopResult, EC | ValidationError | ToolCallError | EW, StudioClient | RC | RW> =>
-  Effect.flatMap(
-    StudioClient,
-    (client): Effect.Effect<ToolLoopResult, EC | ValidationError | ToolCallError | EW, RC | RW> => {
-      const limits = toolLoopLimits(options)
-      if (!("maxRounds" in limits)) {
-        const issues = limits.map((issue) => new ValidationIssue(issue))
-        return Effect.fail(new ValidationError({ operation: "chat.runTools", source: "client", issues }))
-      }
-      const { concurrency, maxCallsPerRound, maxRounds } = limits
-      const runCall = (call: ToolCall, args: unknown, round: number) => {
-        const handler = handlers[call.function.name]!
-        const answer = handler(args, call).pipe(
-          Effect.map(answerText),
-          Effect.withSpan(
-            "studio.chat.tool",
-            // the call's id is the service's: checked against the secrets before it reaches the span
-            spanOptions(client.redactAttributes({
-              "gen_ai.operation.name": "execute_tool",
-              "gen_ai.tool.name": call.function.name,
-              "gen_ai.tool.call.id": call.id,
-              "studio.tool_loop.round": round
-            }, request))
-          )
-        )
-        return steps.runCall(call, answer).pipe(
-          Effect.map((content): Message => ({ role: "tool", tool_call_id: call.id, content }))
-        )
-      }
-      const loop = (
-        messages: ReadonlyArray<Message>,
-        round: number,
-        answered: ReadonlySet<string>
-      ): Effect.Effect<ToolLoopResult, EC | ToolCallError | EW, RC | RW> =>
-        Effect.flatMap(steps.create({ ...request, messages }, round), (completion) => {
-          const message = completion.choices[0]?.message
-          const calls = message?.tool_calls ?? []
-          const conversation = message === undefined ? messages : [...messages, message]
-          if (calls.length === 0 || round >= maxRounds) {
-            return Effect.succeed({ completion, messages: conversation, rounds: round, finished: calls.length === 0 })
-          }
-          const checked = checkRound(calls, {
-            round,
-            maxCallsPerRound,
-            answered,
-            hasHandler: (name) => Object.hasOwn(handlers, name)
-          })
-          if (checked._tag === "Refused") {
-            // a call the loop cannot run quotes what the service sent: scrubbed of the secrets as any error is
-            return Effect.fail(client.redact(new ToolCallError(checked.refusal), request))
-          }
-          return Effect.forEach(calls, (call, index) => runCall(call, checked.args[index], round), { concurrency })
-            .pipe(
-              Effect.flatMap((answers) => loop([...conversation, ...answers], round + 1, checked.named))
-            )
-        })
-      return loop(request.messages, 1, new Set()).pipe(
+): Loop<EC | ValidationError | EW, StudioClient | RC | RW> =>
+  Effect.flatMap(StudioClient, (client): Loop<EC | ValidationError | EW, RC | RW> => {
+    const limits = toolLoopLimits(options)
+    if (!("maxRounds" in limits)) {
+      const issues = limits.map((issue) => new ValidationIssue(issue))
+      return Effect.fail(new ValidationError({ operation: "chat.runTools", source: "client", issues }))
+    }
+    const { concurrency, maxCallsPerRound, maxRounds } = limits
+    const runCall = (call: ToolCall, args: unknown, round: number) => {
+      const handler = handlers[call.function.name]!
+      const answer = handler(args, call).pipe(
+        Effect.map(answerText),
         Effect.withSpan(
-          "studio.chat.runTools",
-          spanOptions({ "gen_ai.operation.name": "chat", "gen_ai.request.model": request.model })
+          "studio.chat.tool",
+          // the call's id is the service's: checked against the secrets before it reaches the span
+          spanOptions(client.redactAttributes({
+            "gen_ai.operation.name": "execute_tool",
+            "gen_ai.tool.name": call.function.name,
+            "gen_ai.tool.call.id": call.id,
+            "studio.tool_loop.round": round
+          }, request))
         )
       )
+      return steps.runCall(call, answer).pipe(
+        Effect.map((content): Message => ({ role: "tool", tool_call_id: call.id, content }))
+      )
     }
-  )
+    const loop = (
+      messages: ReadonlyArray<Message>,
+      round: number,
+      answered: ReadonlySet<string>
+    ): Loop<EC | EW, RC | RW> =>
+      Effect.flatMap(steps.create({ ...request, messages }, round), (completion) => {
+        const message = completion.choices[0]?.message
+        const calls = message?.tool_calls ?? []
+        const conversation = message === undefined ? messages : [...messages, message]
+        if (calls.length === 0 || round >= maxRounds) {
+          return Effect.succeed({ completion, messages: conversation, rounds: round, finished: calls.length === 0 })
+        }
+        const checked = checkRound(calls, {
+          round,
+          maxCallsPerRound,
+          answered,
+          hasHandler: (name) => Object.hasOwn(handlers, name)
+        })
+        if (checked._tag === "Refused") {
+          // a call the loop cannot run quotes what the service sent: scrubbed of the secrets as any error is
+          return Effect.fail(client.redact(new ToolCallError(checked.refusal), request))
+        }
+        return Effect.forEach(calls, (call, index) => runCall(call, checked.args[index], round), { concurrency }).pipe(
+          Effect.flatMap((answers) => loop([...conversation, ...answers], round + 1, checked.named))
+        )
+      })
+    return loop(request.messages, 1, new Set()).pipe(
+      Effect.withSpan(
+        "studio.chat.runTools",
+        spanOptions({ "gen_ai.operation.name": "chat", "gen_ai.request.model": request.model })
+      )
+    )
+  })
