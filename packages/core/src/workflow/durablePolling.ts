@@ -6,6 +6,7 @@
  *
  * @since 1.1.0
  */
+import { toolCredentials } from "../secrets/toolCredentials.js"
 
 /**
  * The delays between the retrieves of a durably polled run.
@@ -80,6 +81,9 @@ export const durableStepNames = {
   wait: (step: number) => `studio.maestro.wait.${step}`
 } as const
 
+/** The most credential paths a refusal names. */
+const maxStoredCredentialPaths = 16
+
 /**
  * The paths of the credentials (`headers` of a tool) in a request: a durable workflow stores its payload, so
  * such a request is refused rather than written to storage.
@@ -89,21 +93,10 @@ export const durableStepNames = {
  */
 export const storedCredentialPaths = (request: unknown): ReadonlyArray<string> => {
   const found: Array<string> = []
-  const walk = (value: unknown, path: string, depth: number): void => {
-    if (depth > 16 || typeof value !== "object" || value === null || found.length >= 16) return
-    if (Array.isArray(value)) {
-      value.forEach((item, index) => walk(item, `${path}[${index}]`, depth + 1))
-      return
-    }
-    for (const [key, field] of Object.entries(value)) {
-      const at = path === "" ? key : `${path}.${key}`
-      if (key === "headers" && typeof field === "object" && field !== null && Object.keys(field).length > 0) {
-        found.push(at)
-      } else {
-        walk(field, at, depth + 1)
-      }
-    }
+  for (const { path } of toolCredentials(request)) {
+    if (found.at(-1) === path) continue
+    if (found.length >= maxStoredCredentialPaths) break
+    found.push(path)
   }
-  walk(request, "", 0)
   return found
 }
