@@ -48,23 +48,39 @@ const growth = 1.5
 export const maxDurableRetrieves = 1_000
 
 /**
- * The delay before retrieve number `step` (0 for the first), or `undefined` when waiting that long would pass
- * the plan's deadline or the step is past `maxDurableRetrieves`. Whole milliseconds, so the value is the same
- * on every replay.
+ * One wait of a durably polled run: the one before retrieve number `step` (0 for the first).
+ *
+ * @since 1.1.0
+ * @category models
+ */
+export interface DurablePollWait {
+  /** The retrieve this wait comes before, from 0. */
+  readonly step: number
+  /** How long to wait, in whole milliseconds, so the value is the same on every replay. */
+  readonly delayMillis: number
+  /** The waits of the run so far, this one included, in milliseconds. */
+  readonly waitedMillis: number
+}
+
+/**
+ * The wait after `previous` (the first wait without it), or `undefined` when waiting that long would pass
+ * the plan's deadline or the retrieve would be past `maxDurableRetrieves`. Each wait is worked out from the
+ * one before, so polling a run costs the same for every step.
  *
  * @since 1.1.0
  * @category polling
  */
-export const durablePollDelay = (plan: DurablePollPlan, step: number): number | undefined => {
+export const nextDurablePoll = (plan: DurablePollPlan, previous?: DurablePollWait): DurablePollWait | undefined => {
+  const step = previous === undefined ? 0 : previous.step + 1
   if (step >= maxDurableRetrieves) return undefined
-  let waited = 0
-  let delay = Math.max(0, plan.initialDelayMillis)
-  for (let i = 0; i <= step; i++) {
-    if (i > 0) delay = Math.min(Math.round(delay * growth), plan.maxDelayMillis)
-    waited += Math.min(delay, plan.maxDelayMillis)
-    if (waited > plan.deadlineMillis) return undefined
-  }
-  return Math.min(delay, plan.maxDelayMillis)
+  const first = Math.max(0, plan.initialDelayMillis)
+  // the first delay grows from the plan's, before it is held to the longest
+  const grown = previous === undefined
+    ? first
+    : Math.min(Math.round((previous.step === 0 ? first : previous.delayMillis) * growth), plan.maxDelayMillis)
+  const delayMillis = Math.min(grown, plan.maxDelayMillis)
+  const waitedMillis = (previous?.waitedMillis ?? 0) + delayMillis
+  return waitedMillis > plan.deadlineMillis ? undefined : { step, delayMillis, waitedMillis }
 }
 
 /**
