@@ -33,7 +33,7 @@ import {
 import type { RawBody } from "./internal/http/request.js"
 import * as Operation from "./internal/operation/operation.js"
 import { requestValidator } from "./internal/schema/validate.js"
-import { type FileSource, readSource, uploadError } from "./internal/upload/fileSource.js"
+import { type FileSource, readSource, requestRefusal } from "./internal/upload/fileSource.js"
 import type { StudioClient, WithResponse } from "./StudioClient.js"
 import type { RequestError } from "./StudioError.js"
 
@@ -80,17 +80,17 @@ const formOf = <E, R>(
     const { endpoint = "/v1/chat/completions", file, maxFileSize, metadata, name } = options
     const limit = maxFileSize ?? defaultMaxFileSize
     if (!(Number.isSafeInteger(limit) && limit >= 1)) {
-      return yield* uploadError(operation, "maxFileSize", `${limit} is not a size: use a whole number of bytes`)
+      return yield* requestRefusal(operation, "maxFileSize", `${limit} is not a size: use a whole number of bytes`)
     }
     const fields = yield* validateFields(operation, { endpoint, metadata })
     const source = yield* readSource(operation, file, limit)
     const text = yield* Effect.tryPromise({
       try: async () => new TextDecoder("utf-8", { fatal: true }).decode(await source.blob.arrayBuffer()),
-      catch: () => uploadError(operation, "file", "the file is not UTF-8 text: send JSON Lines")
+      catch: () => requestRefusal(operation, "file", "the file is not UTF-8 text: send JSON Lines")
     })
     const checked = checkBatchFile(text, fields.endpoint, defaultBatchFileBounds)
     if (checked._tag === "Invalid") {
-      return yield* uploadError(operation, "file", checked.issues.map(batchIssueMessage).join("; "))
+      return yield* requestRefusal(operation, "file", checked.issues.map(batchIssueMessage).join("; "))
     }
     const form = yield* Effect.promise(() => batchForm(source.blob, name ?? source.name, fields))
     return { ...form, endpoint: fields.endpoint }

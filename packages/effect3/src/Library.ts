@@ -21,7 +21,7 @@ import type { RawBody } from "./internal/http/request.js"
 import * as Operation from "./internal/operation/operation.js"
 import { requestValidator } from "./internal/schema/validate.js"
 import * as Internal from "./internal/upload/fileSource.js"
-import { readSource, tooLarge, uploadError } from "./internal/upload/fileSource.js"
+import { readSource, requestRefusal, tooLarge } from "./internal/upload/fileSource.js"
 import {
   BatchStatus,
   LibraryFile,
@@ -130,7 +130,7 @@ const uploadWith = <A>(send: (body: RawBody) => Effect.Effect<A, RequestError, S
     const { maxUploadSize, name, ...rest } = options
     const limit = maxUploadSize ?? defaultMaxUploadSize
     if (!(Number.isSafeInteger(limit) && limit >= 1)) {
-      return yield* uploadError(
+      return yield* requestRefusal(
         "library.upload",
         "maxUploadSize",
         `${limit} is not a size: use a whole number of bytes, such as 8388608`
@@ -429,7 +429,7 @@ export const download = (
   const limit = options.maxDownloadSize ?? defaultMaxDownloadSize
   return Stream.unwrapScoped(Effect.gen(function*() {
     if (!(Number.isSafeInteger(limit) && limit >= 1)) {
-      return yield* uploadError(
+      return yield* requestRefusal(
         name,
         "maxDownloadSize",
         `${limit} is not a size: use a whole number of bytes, such as 8388608`

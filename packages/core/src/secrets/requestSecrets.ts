@@ -9,6 +9,7 @@
  */
 import { isWellFormed } from "../text/wellFormed.js"
 import { redactText } from "./redactSecrets.js"
+import { toolCredentials } from "./toolCredentials.js"
 
 /**
  * Values shorter than this are not searched for: they would match ordinary text (a header value `1` would
@@ -16,7 +17,7 @@ import { redactText } from "./redactSecrets.js"
  */
 const minSecretLength = 4
 
-/** Bounds on the walk of a request body for credentials, and of a value being scrubbed. */
+/** Bounds on the walk of a value being scrubbed, and on the secrets of one request. */
 const maxDepth = 16
 const maxSecrets = 256
 
@@ -32,19 +33,11 @@ const formsOf = (secret: string, into: Set<string>): void => {
   for (const form of forms) if (form.length >= minSecretLength && into.size < maxSecrets) into.add(form)
 }
 
-/** The string values of every `headers` object in a request body: the tools' credentials. */
-const collectCredentials = (value: unknown, depth: number, into: Set<string>): void => {
-  if (depth > maxDepth || typeof value !== "object" || value === null || into.size >= maxSecrets) return
-  if (Array.isArray(value)) {
-    for (const item of value) collectCredentials(item, depth + 1, into)
-    return
-  }
-  for (const [key, field] of Object.entries(value)) {
-    if (key === "headers" && typeof field === "object" && field !== null && !Array.isArray(field)) {
-      for (const header of Object.values(field)) if (typeof header === "string") formsOf(header, into)
-    } else {
-      collectCredentials(field, depth + 1, into)
-    }
+/** Adds the forms of every credential value (the string entries of the tools' `headers`) in `body`. */
+const addCredentials = (body: unknown, into: Set<string>): void => {
+  for (const credential of toolCredentials(body)) {
+    if (into.size >= maxSecrets) return
+    if (typeof credential.value === "string") formsOf(credential.value, into)
   }
 }
 
@@ -60,7 +53,7 @@ const longestFirst = (found: Set<string>): ReadonlyArray<string> => [...found].s
 export const secretsOf = (apiKey: string | undefined, body: unknown): ReadonlyArray<string> => {
   const found = new Set<string>()
   if (apiKey !== undefined) formsOf(apiKey, found)
-  collectCredentials(body, 0, found)
+  addCredentials(body, found)
   return longestFirst(found)
 }
 
@@ -73,7 +66,7 @@ export const secretsOf = (apiKey: string | undefined, body: unknown): ReadonlyAr
  */
 export const withCredentials = (secrets: ReadonlyArray<string>, body: unknown): ReadonlyArray<string> => {
   const found = new Set<string>()
-  collectCredentials(body, 0, found)
+  addCredentials(body, found)
   if (found.size === 0) return secrets
   for (const secret of secrets) found.add(secret)
   return longestFirst(found)

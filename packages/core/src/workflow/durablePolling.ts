@@ -6,6 +6,7 @@
  *
  * @since 1.1.0
  */
+import { toolCredentials } from "../secrets/toolCredentials.js"
 
 /**
  * The delays between the retrieves of a durably polled run.
@@ -47,23 +48,39 @@ const growth = 1.5
 export const maxDurableRetrieves = 1_000
 
 /**
- * The delay before retrieve number `step` (0 for the first), or `undefined` when waiting that long would pass
- * the plan's deadline or the step is past `maxDurableRetrieves`. Whole milliseconds, so the value is the same
- * on every replay.
+ * One wait of a durably polled run: the one before retrieve number `step` (0 for the first).
+ *
+ * @since 1.1.0
+ * @category models
+ */
+export interface DurablePollWait {
+  /** The retrieve this wait comes before, from 0. */
+  readonly step: number
+  /** How long to wait, in whole milliseconds, so the value is the same on every replay. */
+  readonly delayMillis: number
+  /** The waits of the run so far, this one included, in milliseconds. */
+  readonly waitedMillis: number
+}
+
+/**
+ * The wait after `previous` (the first wait without it), or `undefined` when waiting that long would pass
+ * the plan's deadline or the retrieve would be past `maxDurableRetrieves`. Each wait is worked out from the
+ * one before, so polling a run costs the same for every step.
  *
  * @since 1.1.0
  * @category polling
  */
-export const durablePollDelay = (plan: DurablePollPlan, step: number): number | undefined => {
+export const nextDurablePoll = (plan: DurablePollPlan, previous?: DurablePollWait): DurablePollWait | undefined => {
+  const step = previous === undefined ? 0 : previous.step + 1
   if (step >= maxDurableRetrieves) return undefined
-  let waited = 0
-  let delay = Math.max(0, plan.initialDelayMillis)
-  for (let i = 0; i <= step; i++) {
-    if (i > 0) delay = Math.min(Math.round(delay * growth), plan.maxDelayMillis)
-    waited += Math.min(delay, plan.maxDelayMillis)
-    if (waited > plan.deadlineMillis) return undefined
-  }
-  return Math.min(delay, plan.maxDelayMillis)
+  const first = Math.max(0, plan.initialDelayMillis)
+  // the first delay grows from the plan's, before it is held to the longest
+  const grown = previous === undefined
+    ? first
+    : Math.min(Math.round((previous.step === 0 ? first : previous.delayMillis) * growth), plan.maxDelayMillis)
+  const delayMillis = Math.min(grown, plan.maxDelayMillis)
+  const waitedMillis = (previous?.waitedMillis ?? 0) + delayMillis
+  return waitedMillis > plan.deadlineMillis ? undefined : { step, delayMillis, waitedMillis }
 }
 
 /**
@@ -83,6 +100,9 @@ export const durableStepNames = {
   toolCall: (callId: string) => `studio.chat.tool.${callId}`
 } as const
 
+/** The most credential paths a refusal names. */
+const maxStoredCredentialPaths = 16
+
 /**
  * The paths of the credentials (`headers` of a tool) in a request: a durable workflow stores its payload, so
  * such a request is refused rather than written to storage.
@@ -92,21 +112,10 @@ export const durableStepNames = {
  */
 export const storedCredentialPaths = (request: unknown): ReadonlyArray<string> => {
   const found: Array<string> = []
-  const walk = (value: unknown, path: string, depth: number): void => {
-    if (depth > 16 || typeof value !== "object" || value === null || found.length >= 16) return
-    if (Array.isArray(value)) {
-      value.forEach((item, index) => walk(item, `${path}[${index}]`, depth + 1))
-      return
-    }
-    for (const [key, field] of Object.entries(value)) {
-      const at = path === "" ? key : `${path}.${key}`
-      if (key === "headers" && typeof field === "object" && field !== null && Object.keys(field).length > 0) {
-        found.push(at)
-      } else {
-        walk(field, at, depth + 1)
-      }
-    }
+  for (const { path } of toolCredentials(request)) {
+    if (found.at(-1) === path) continue
+    if (found.length >= maxStoredCredentialPaths) break
+    found.push(path)
   }
-  walk(request, "", 0)
   return found
 }

@@ -6,9 +6,11 @@ import * as fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import {
   defaultDurablePollPlan,
-  durablePollDelay,
+  type DurablePollPlan,
+  type DurablePollWait,
   durableStepNames,
   maxDurableRetrieves,
+  nextDurablePoll,
   storedCredentialPaths
 } from "../../src/workflow/durablePolling.js"
 
@@ -18,17 +20,46 @@ const plan = fc.record({
   deadlineMillis: fc.integer({ min: 0, max: 24 * 3_600_000 })
 })
 
-const delaysOf = (p: Parameters<typeof durablePollDelay>[0]): Array<number> => {
-  const delays: Array<number> = []
+/** Every wait of a run polled by `plan`, each worked out from the one before. */
+const waitsOf = (p: DurablePollPlan): Array<DurablePollWait> => {
+  const waits: Array<DurablePollWait> = []
   for (let step = 0; step <= maxDurableRetrieves; step++) {
-    const delay = durablePollDelay(p, step)
-    if (delay === undefined) return delays
-    delays.push(delay)
+    const wait = nextDurablePoll(p, waits.at(-1))
+    if (wait === undefined) return waits
+    waits.push(wait)
   }
   throw new Error("the delays never end")
 }
 
-describe("durablePollDelay", () => {
+const delaysOf = (p: DurablePollPlan): Array<number> => waitsOf(p).map((wait) => wait.delayMillis)
+
+/** The delay before retrieve number `step`, stepped to from the first. */
+const delayAt = (p: DurablePollPlan, step: number): number | undefined => {
+  let wait: DurablePollWait | undefined
+  for (let at = 0; at <= step; at++) {
+    wait = nextDurablePoll(p, wait)
+    if (wait === undefined) return undefined
+  }
+  return wait?.delayMillis
+}
+
+/**
+ * The delays as the plan describes them: the first delay (at least 0), then each ×1.5 rounded, every one held
+ * to the longest delay; as many of them as add up to no more than the deadline, and at most
+ * `maxDurableRetrieves`.
+ */
+const describedDelays = (p: DurablePollPlan): Array<number> => {
+  const grown = [Math.max(0, p.initialDelayMillis)]
+  while (grown.length < maxDurableRetrieves) {
+    grown.push(Math.min(Math.round(grown.at(-1)! * 1.5), p.maxDelayMillis))
+  }
+  const delays = grown.map((delay) => Math.min(delay, p.maxDelayMillis))
+  let waited = 0
+  const fitting = delays.findIndex((delay) => (waited += delay) > p.deadlineMillis)
+  return fitting === -1 ? delays : delays.slice(0, fitting)
+}
+
+describe("nextDurablePoll", () => {
   it("grows from 1 s by ×1.5 to 10 s by default", () => {
     expect(delaysOf(defaultDurablePollPlan).slice(0, 8)).toEqual([1000, 1500, 2250, 3375, 5063, 7595, 10000, 10000])
   })
@@ -52,7 +83,19 @@ describe("durablePollDelay", () => {
 
   it("is the same on every call, as a replay needs", () => {
     fc.assert(fc.property(plan, fc.nat({ max: 200 }), (p, step) => {
-      expect(durablePollDelay(p, step)).toBe(durablePollDelay(p, step))
+      expect(delayAt(p, step)).toBe(delayAt(p, step))
+    }))
+  })
+
+  it("steps through the delays the plan describes, counting the time waited", () => {
+    fc.assert(fc.property(plan, (p) => {
+      const waits = waitsOf(p)
+      expect(waits.map((wait) => wait.delayMillis)).toEqual(describedDelays(p))
+      let waited = 0
+      waits.forEach((wait, step) => {
+        waited += wait.delayMillis
+        expect(wait).toEqual({ step, delayMillis: wait.delayMillis, waitedMillis: waited })
+      })
     }))
   })
 })

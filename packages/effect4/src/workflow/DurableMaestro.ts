@@ -16,9 +16,10 @@ import type * as WorkflowEngine from "effect/workflow/WorkflowEngine"
 import { runFailureReason } from "studio-effect-core/wire/runs"
 import {
   defaultDurablePollPlan,
-  durablePollDelay,
   type DurablePollPlan,
-  durableStepNames
+  type DurablePollWait,
+  durableStepNames,
+  nextDurablePoll
 } from "studio-effect-core/workflow/durablePolling"
 import * as Maestro from "../Maestro.js"
 import { isTerminal, MaestroRun, RunRequest } from "../MaestroSchema.js"
@@ -68,7 +69,7 @@ export const poll = (
   StudioClient | WorkflowEngine.WorkflowEngine | WorkflowEngine.WorkflowInstance
 > => {
   const plan = planOf(options)
-  const step = (snapshot: MaestroRun, index: number): Effect.Effect<
+  const step = (snapshot: MaestroRun, previous: DurablePollWait | undefined): Effect.Effect<
     MaestroRun,
     StudioError,
     StudioClient | WorkflowEngine.WorkflowEngine | WorkflowEngine.WorkflowInstance
@@ -77,14 +78,15 @@ export const poll = (
       return Effect.fail(new RunFailed({ run: snapshot, reason: runFailureReason(snapshot) }))
     }
     if (isTerminal(snapshot)) return Effect.succeed(snapshot)
-    const delay = durablePollDelay(plan, index)
-    if (delay === undefined) return Effect.fail(new PollTimeout({ runId: snapshot.id, lastRun: snapshot }))
-    return DurableClock.sleep({ name: durableStepNames.wait(index), duration: Duration.millis(delay) }).pipe(
+    const wait = nextDurablePoll(plan, previous)
+    if (wait === undefined) return Effect.fail(new PollTimeout({ runId: snapshot.id, lastRun: snapshot }))
+    const index = wait.step
+    return DurableClock.sleep({ name: durableStepNames.wait(index), duration: Duration.millis(wait.delayMillis) }).pipe(
       Effect.andThen(retrieveActivity(snapshot.id, index)),
-      Effect.flatMap((next) => step(next, index + 1))
+      Effect.flatMap((next) => step(next, wait))
     )
   }
-  return step(run, 0)
+  return step(run, undefined)
 }
 
 const retrieveActivity = (runId: string, index: number) =>

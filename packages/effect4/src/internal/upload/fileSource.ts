@@ -14,8 +14,8 @@ import { ValidationError, ValidationIssue } from "../../StudioError.js"
 /** A file to upload: a local path, its bytes, a `Blob` (or a `File`), or a stream of its bytes. */
 export type FileSource<E = never, R = never> = string | Uint8Array | Blob | Stream.Stream<Uint8Array, E, R>
 
-/** A refused upload of `operation`: the field at `path` and what is wrong with it. */
-export const uploadError = (operation: string, path: string, message: string) =>
+/** A request of `operation` refused before it is sent: the field at `path` and what is wrong with it. */
+export const requestRefusal = (operation: string, path: string, message: string) =>
   new ValidationError({
     operation,
     source: "client",
@@ -24,7 +24,7 @@ export const uploadError = (operation: string, path: string, message: string) =>
 
 /** The refusal of a file past `maxUploadSize`. */
 export const tooLarge = (operation: string, limit: number) =>
-  uploadError(operation, "file", tooLargeReason("maxUploadSize", limit))
+  requestRefusal(operation, "file", tooLargeReason("maxUploadSize", limit))
 
 /** The bytes of a stream, failing as soon as they pass `limit`. */
 const collect = <E, R>(
@@ -53,10 +53,10 @@ export const readSource = <E, R>(
     return Effect.gen(function*() {
       const fs = yield* FileSystem.FileSystem
       const unreadable = (error: { readonly message: string }) =>
-        uploadError(operation, "file", `cannot read ${file}: ${error.message}`)
+        requestRefusal(operation, "file", `cannot read ${file}: ${error.message}`)
       const info = yield* Effect.mapError(fs.stat(file), unreadable)
       if (info.type !== "File") {
-        return yield* uploadError(operation, "file", notAFileMessage(file, info.type))
+        return yield* requestRefusal(operation, "file", notAFileMessage(file, info.type))
       }
       if (Number(info.size) > limit) return yield* tooLarge(operation, limit)
       // read as a stream, no further than the limit: the file may grow while it is read
