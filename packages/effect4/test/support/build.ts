@@ -12,7 +12,7 @@ import { removeGuides } from "../../../../scripts/guides.mjs"
 const root = fileURLToPath(new URL("../..", import.meta.url))
 
 /** Test files that need dist/. */
-const needsBuild = /cli|package|docs-samples|examples/
+const needsBuild = /cli|cluster|package|docs-samples|examples/
 
 export default function setup(): (() => void) | undefined {
   const filters = process.argv.slice(2).filter((arg) => !arg.startsWith("-") && arg !== "run" && arg !== "watch")

@@ -1,0 +1,140 @@
+/**
+ * Durable runs on Effect Cluster with PostgreSQL storage, across processes: runner processes
+ * (`test/line/clusterRunner.ts` of each line, run against the built package) share a PostgreSQL server of the
+ * test's own and execute `DurableMaestro.Workflow` against the reference service over HTTP, whose runs take
+ * a few seconds. A runner killed with SIGKILL while it polls is resumed by another, and the service sees one
+ * create; two runners split the workflows, and one stopping hands its workflows to the other.
+ */
+import { afterAll, beforeAll, describe, Effect, Exit, expect, it, packageDir, Scope } from "@studio-effect/line"
+import { readFileSync, rmSync } from "node:fs"
+import { createServer } from "node:net"
+import { join } from "node:path"
+import * as Reference from "studio-effect/reference"
+import { type Postgres, startPostgres } from "../support/postgres.js"
+import { emitRunnable } from "../support/runnable.js"
+import { type RunnerEvent, type RunnerProcess, spawnRunner } from "../support/runnerProcess.js"
+
+const key = "cluster-key"
+const scope = Effect.runSync(Scope.make())
+const directory = join(packageDir, ".runnable", `cluster-${process.pid}`)
+let postgres: Postgres | undefined
+let service = { url: "" }
+let creates = 0
+let runnerFile = ""
+const runners: Array<RunnerProcess> = []
+
+beforeAll(async () => {
+  postgres = await startPostgres()
+  service = await Effect.runPromise(
+    Effect.provideService(
+      Reference.listen({
+        port: 0,
+        apiKeys: [key],
+        // a `high` run takes its nine steps: about 2.7 seconds
+        runStepDuration: "300 millis",
+        failRun: () => {
+          creates++
+          return undefined
+        }
+      }),
+      Scope.Scope,
+      scope
+    )
+  )
+  const source = readFileSync(join(packageDir, "test/line/clusterRunner.ts"), "utf8")
+  runnerFile = emitRunnable(directory, [{ path: "clusterRunner.ts", source }])[0]!
+}, 120_000)
+
+afterAll(async () => {
+  await Promise.all(runners.map((runner) => runner.stop("SIGKILL")))
+  await Effect.runPromise(Scope.close(scope, Exit.void))
+  postgres?.stop()
+  rmSync(directory, { recursive: true, force: true })
+})
+
+const freePort = (): Promise<number> =>
+  new Promise((resolve, reject) => {
+    const server = createServer()
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address()
+      server.close(() => typeof address === "object" && address !== null ? resolve(address.port) : reject())
+    })
+  })
+
+/** A runner process on `database` (each test has its own, so no runner of another test shares its shards). */
+const runner = async (name: string, database: string, env: Record<string, string> = {}): Promise<RunnerProcess> => {
+  const started = spawnRunner(name, runnerFile, {
+    DATABASE_URL: postgres!.database(database),
+    STUDIO_BASE_URL: service.url,
+    STUDIO_API_KEY: key,
+    RUNNER_PORT: String(await freePort()),
+    ...env
+  })
+  runners.push(started)
+  return started
+}
+
+const isCreate = (event: RunnerEvent) => event.event === "request" && event["method"] === "POST"
+const isRetrieve = (event: RunnerEvent) => event.event === "request" && event["method"] === "GET"
+const resultOf = (key: string) => (event: RunnerEvent) => event.event === "result" && event["key"] === key
+const runOf = (event: RunnerEvent) => event["run"] as { readonly id: string; readonly status: string }
+
+describe("DurableMaestro on Effect Cluster with PostgreSQL", { timeout: 180_000 }, () => {
+  it("a runner killed while it polls is resumed by another: one create, the same run", async () => {
+    const before = creates
+    const first = await runner("runner A", "crash", { RUNNER_EXECUTE: "crash-1" })
+    await first.waitFor("a create", isCreate)
+    await first.waitFor("a retrieve", isRetrieve)
+    await first.stop("SIGKILL")
+    const killedAt = performance.now()
+    expect(first.events.some(resultOf("crash-1"))).toBe(false)
+
+    const second = await runner("runner B", "crash", { RUNNER_EXECUTE: "crash-1" })
+    await second.waitFor("a retrieve", isRetrieve)
+    const resumedAt = performance.now()
+    const result = runOf(await second.waitFor("the run", resultOf("crash-1")))
+    const doneAt = performance.now()
+    expect(result.status).toBe("completed")
+    expect(creates - before).toBe(1)
+    expect(second.events.some(isCreate)).toBe(false)
+    // the run the first runner created is the one the second returned
+    expect(first.events.some((event) => isRetrieve(event) && String(event["url"]).endsWith(result.id))).toBe(true)
+
+    const rows = postgres!.query(
+      "select 'messages', count(*) from cluster_messages union all select 'replies', count(*) from cluster_replies",
+      "crash"
+    )
+    console.info(
+      `resumed after SIGKILL: first retrieve ${Math.round(resumedAt - killedAt)} ms, run ${
+        Math.round(doneAt - killedAt)
+      } ms; creates ${creates - before}; rows ${rows.join(", ")}; retrieves ${
+        first.events.filter(isRetrieve).length
+      } + ${second.events.filter(isRetrieve).length}`
+    )
+  })
+
+  it("two runners split the workflows, and one stopping hands its workflows to the other", async () => {
+    const before = creates
+    const a = await runner("runner A", "split")
+    await a.waitFor("ready", (event) => event.event === "ready")
+    const b = await runner("runner B", "split")
+    await b.waitFor("ready", (event) => event.event === "ready")
+    // the second runner has taken its share of the shards from the first
+    await b.waitFor("its shards", (event) => event.event === "shards" && Number(event["held"]) > 0)
+    await a.waitFor(
+      "its shards given up",
+      (event) => event.event === "shards" && Number(event["held"]) > 0 && Number(event["held"]) < 16
+    )
+    const keys = Array.from({ length: 8 }, (_, index) => `split-${index}`)
+    const client = await runner("client", "split", { RUNNER_CLIENT_ONLY: "1", RUNNER_EXECUTE: keys.join(",") })
+    await a.waitFor("a create", isCreate)
+    await b.waitFor("a create", isCreate)
+    await a.stop("SIGTERM")
+    const results = await Promise.all(keys.map((key) => client.waitFor(`the run of ${key}`, resultOf(key))))
+    expect(results.map((event) => runOf(event).status)).toEqual(keys.map(() => "completed"))
+    expect(creates - before).toBe(keys.length)
+    // runner A stopped before any run could end: runner B polled every run to its end, those A created too
+    const polledByB = new Set(b.events.filter(isRetrieve).map((event) => String(event["url"]).split("/").pop()))
+    expect(results.map(runOf).filter((run) => !polledByB.has(run.id))).toEqual([])
+  })
+})

@@ -1,0 +1,105 @@
+/**
+ * A runner of `studio-effect/workflow`'s durable workflows on Effect Cluster, its messages and shards stored in
+ * PostgreSQL, as a deployment runs one: the tests spawn it as a process (emitted to JavaScript and run against
+ * the built package, see `support/runnable.ts`), kill it and start others on the same database. It writes one
+ * JSON line per event to stdout: `ready`, how many shards it holds (when that changes), each request it sends
+ * to the service, each tool's side effect, and each workflow's result.
+ *
+ * Environment: `DATABASE_URL`, `STUDIO_BASE_URL`, `STUDIO_API_KEY`, `RUNNER_PORT` (its cluster port),
+ * `RUNNER_EXECUTE` (workflow keys to execute, comma-separated, or none to only host workflows) and
+ * `RUNNER_CLIENT_ONLY` (`1`: send the executions to the other runners, hosting none).
+ */
+import * as NodeClusterSocket from "@effect/platform-node/NodeClusterSocket"
+import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
+import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
+import * as PgClient from "@effect/sql-pg/PgClient"
+import * as ClusterWorkflowEngine from "effect/cluster/ClusterWorkflowEngine"
+import * as RunnerAddress from "effect/cluster/RunnerAddress"
+import * as ShardId from "effect/cluster/ShardId"
+import * as Sharding from "effect/cluster/Sharding"
+import * as Effect from "effect/Effect"
+import * as HttpClient from "effect/http/HttpClient"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
+import * as Schedule from "effect/Schedule"
+import { StudioClient } from "studio-effect"
+import { DurableMaestro } from "studio-effect/workflow"
+
+const env = (name: string): string => process.env[name] ?? ""
+const emit = (event: Record<string, unknown>) => process.stdout.write(`${JSON.stringify(event)}\n`)
+
+/** Every request the runner sends to the service, written as an event before it is sent. */
+const ObservedHttpClient = Layer.effect(
+  HttpClient.HttpClient,
+  Effect.map(
+    HttpClient.HttpClient,
+    HttpClient.tapRequest((request) =>
+      Effect.sync(() => emit({ event: "request", method: request.method, url: request.url }))
+    )
+  )
+).pipe(Layer.provide(NodeHttpClient.layerUndici))
+
+const Client = StudioClient.layerConfig({ maxRetries: 0 }).pipe(Layer.orDie, Layer.provide(ObservedHttpClient))
+
+const clientOnly = env("RUNNER_CLIENT_ONLY") === "1"
+
+const shardsPerGroup = 16
+
+/** Writes how many of the shards this runner holds, each time that changes. */
+const reportShards = Effect.gen(function*() {
+  const sharding = yield* Sharding.Sharding
+  const shards = Array.from({ length: shardsPerGroup }, (_, index) => ShardId.make("default", index + 1))
+  let held = -1
+  yield* Effect.sync(() => {
+    const now = shards.filter((shard) => sharding.hasShardId(shard)).length
+    if (now !== held) emit({ event: "shards", held: held = now })
+  }).pipe(Effect.repeat(Schedule.spaced("100 millis")))
+})
+
+const Cluster = NodeClusterSocket.layer({
+  storage: "sql",
+  clientOnly,
+  // the requests' and runs' schemas have unions of plain objects, which the binary serialization cannot tell
+  // apart: messages go between runners as JSON, as the SQL storage keeps them
+  serialization: "ndjson",
+  shardingConfig: {
+    runnerAddress: Option.some(RunnerAddress.make("127.0.0.1", Number(env("RUNNER_PORT")))),
+    shardsPerGroup,
+    shardLockRefreshInterval: "1 second",
+    shardLockExpiration: "5 seconds",
+    entityMessagePollInterval: "250 millis",
+    refreshAssignmentsInterval: "250 millis",
+    runnerHealthCheckInterval: "500 millis"
+  }
+}).pipe(Layer.provide(PgClient.layer({ url: Redacted.make(env("DATABASE_URL")) })), Layer.orDie)
+
+const Engine = ClusterWorkflowEngine.layer.pipe(Layer.provideMerge(Cluster))
+
+const Workflows = DurableMaestro.layerWith({ initialDelay: "200 millis", maxDelay: "200 millis" }).pipe(
+  Layer.provide(Client)
+)
+
+const request = { input: "Plan a lighthouse visit", budget: "high" as const }
+
+const execute = (key: string) =>
+  DurableMaestro.Workflow.execute({ key, request }).pipe(
+    Effect.matchEffect({
+      onFailure: (error) => Effect.sync(() => emit({ event: "failure", key, error: error._tag })),
+      onSuccess: (run) => Effect.sync(() => emit({ event: "result", key, run }))
+    })
+  )
+
+const keys = env("RUNNER_EXECUTE").split(",").filter((key) => key !== "")
+
+const main = Effect.gen(function*() {
+  emit({ event: "ready" })
+  if (!clientOnly) yield* Effect.forkDetach(reportShards)
+  yield* Effect.forEach(keys, execute, { concurrency: "unbounded", discard: true })
+  if (keys.length > 0) return
+  yield* Effect.never
+})
+
+const layer = clientOnly ? Engine : Workflows.pipe(Layer.provideMerge(Engine))
+
+NodeRuntime.runMain(main.pipe(Effect.provide(layer)))
