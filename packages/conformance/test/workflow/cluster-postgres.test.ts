@@ -3,7 +3,9 @@
  * (`test/line/clusterRunner.ts` of each line, run against the built package) share a PostgreSQL server of the
  * test's own and execute `DurableMaestro.Workflow` against the reference service over HTTP, whose runs take
  * a few seconds. A runner killed with SIGKILL while it polls is resumed by another, and the service sees one
- * create; two runners split the workflows, and one stopping hands its workflows to the other.
+ * create; two runners split the workflows, and one stopping hands its workflows to the other. A durable tool
+ * loop (`DurableChat.runTools`) killed between two tool calls is resumed by another runner, and each tool's
+ * side effect (an event the runner writes) happens once.
  */
 import { afterAll, beforeAll, describe, Effect, Exit, expect, it, packageDir, Scope } from "@studio-effect/line"
 import { readFileSync, rmSync } from "node:fs"
@@ -61,11 +63,19 @@ const freePort = (): Promise<number> =>
     })
   })
 
-/** A runner process on `database` (each test has its own, so no runner of another test shares its shards). */
-const runner = async (name: string, database: string, env: Record<string, string> = {}): Promise<RunnerProcess> => {
+/**
+ * A runner process on `database` (each test has its own, so no runner of another test shares its shards),
+ * calling the service at `url`.
+ */
+const runner = async (
+  name: string,
+  database: string,
+  env: Record<string, string> = {},
+  url = service.url
+): Promise<RunnerProcess> => {
   const started = spawnRunner(name, runnerFile, {
     DATABASE_URL: postgres!.database(database),
-    STUDIO_BASE_URL: service.url,
+    STUDIO_BASE_URL: url,
     STUDIO_API_KEY: key,
     RUNNER_PORT: String(await freePort()),
     ...env
@@ -77,7 +87,7 @@ const runner = async (name: string, database: string, env: Record<string, string
 const isCreate = (event: RunnerEvent) => event.event === "request" && event["method"] === "POST"
 const isRetrieve = (event: RunnerEvent) => event.event === "request" && event["method"] === "GET"
 const resultOf = (key: string) => (event: RunnerEvent) => event.event === "result" && event["key"] === key
-const runOf = (event: RunnerEvent) => event["run"] as { readonly id: string; readonly status: string }
+const runOf = (event: RunnerEvent) => event["value"] as { readonly id: string; readonly status: string }
 
 describe("DurableMaestro on Effect Cluster with PostgreSQL", { timeout: 180_000 }, () => {
   it("a runner killed while it polls is resumed by another: one create, the same run", async () => {
@@ -136,5 +146,59 @@ describe("DurableMaestro on Effect Cluster with PostgreSQL", { timeout: 180_000 
     // runner A stopped before any run could end: runner B polled every run to its end, those A created too
     const polledByB = new Set(b.events.filter(isRetrieve).map((event) => String(event["url"]).split("/").pop()))
     expect(results.map(runOf).filter((run) => !polledByB.has(run.id))).toEqual([])
+  })
+})
+
+describe("DurableChat.runTools on Effect Cluster with PostgreSQL", { timeout: 180_000 }, () => {
+  it("a runner killed between two tool calls is resumed by another: each side effect once", async () => {
+    let completions = 0
+    const chatScope = await Effect.runPromise(Scope.make())
+    const chatService = await Effect.runPromise(
+      Effect.provideService(
+        Reference.listen({
+          port: 0,
+          apiKeys: [key],
+          // the first answer calls the weather tool for two cities; the next one answers
+          model: () =>
+            ++completions === 1
+              ? {
+                toolCalls: [
+                  { name: "get_weather", arguments: { city: "Lisbon" } },
+                  { name: "get_weather", arguments: { city: "Porto" } }
+                ]
+              }
+              : "Clear in Lisbon and in Porto."
+        }),
+        Scope.Scope,
+        chatScope
+      )
+    )
+    try {
+      const env = { RUNNER_WORKFLOW: "chat", RUNNER_EXECUTE: "tools-1" }
+      const first = await runner("runner A", "tools", { ...env, RUNNER_HOLD_CITY: "Porto" }, chatService.url)
+      await first.waitFor("Lisbon's side effect", (event) => event.event === "tool" && event["city"] === "Lisbon")
+      await first.waitFor("Porto's call", (event) => event.event === "tool-start" && event["city"] === "Porto")
+      await first.stop("SIGKILL")
+      const killedAt = performance.now()
+
+      const second = await runner("runner B", "tools", env, chatService.url)
+      const answers = (await second.waitFor("the loop's end", resultOf("tools-1")))["value"]
+      const doneAt = performance.now()
+      expect(answers).toEqual(["clear in Lisbon", "clear in Porto"])
+      const sideEffects = [...first.events, ...second.events].filter((event) => event.event === "tool")
+      expect(sideEffects.map((event) => event["city"]).sort()).toEqual(["Lisbon", "Porto"])
+      expect(completions).toBe(2)
+      console.info(
+        `tool loop resumed after SIGKILL in ${Math.round(doneAt - killedAt)} ms; side effects ${sideEffects.length}; ` +
+          `completions ${completions}; rows ${
+            postgres!.query(
+              "select 'messages', count(*) from cluster_messages union all select 'replies', count(*) from cluster_replies",
+              "tools"
+            ).join(", ")
+          }`
+      )
+    } finally {
+      await Effect.runPromise(Scope.close(chatScope, Exit.void))
+    }
   })
 })

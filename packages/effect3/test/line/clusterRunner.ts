@@ -5,9 +5,14 @@
  * JSON line per event to stdout: `ready`, how many shards it holds (when that changes), each request it sends
  * to the service, each tool's side effect, and each workflow's result.
  *
+ * It hosts two workflows: `DurableMaestro.Workflow`, and `ToolLoop`, a workflow of its own whose handler runs
+ * `DurableChat.runTools` with a weather tool whose side effect is the `tool` event it writes.
+ *
  * Environment: `DATABASE_URL`, `STUDIO_BASE_URL`, `STUDIO_API_KEY`, `RUNNER_PORT` (its cluster port),
- * `RUNNER_EXECUTE` (workflow keys to execute, comma-separated, or none to only host workflows) and
- * `RUNNER_CLIENT_ONLY` (`1`: send the executions to the other runners, hosting none).
+ * `RUNNER_EXECUTE` (workflow keys to execute, comma-separated, or none to only host workflows),
+ * `RUNNER_WORKFLOW` (`maestro`, the default, or `chat`: which workflow the keys execute), `RUNNER_HOLD_CITY`
+ * (a city whose weather lookup starts and never ends, so the runner can be killed between two tool calls)
+ * and `RUNNER_CLIENT_ONLY` (`1`: send the executions to the other runners, hosting none).
  */
 import * as ClusterWorkflowEngine from "@effect/cluster/ClusterWorkflowEngine"
 import * as RunnerAddress from "@effect/cluster/RunnerAddress"
@@ -18,13 +23,15 @@ import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import * as HttpClient from "@effect/platform/HttpClient"
 import * as PgClient from "@effect/sql-pg/PgClient"
+import * as Workflow from "@effect/workflow/Workflow"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as Schedule from "effect/Schedule"
+import * as Schema from "effect/Schema"
 import { StudioClient } from "studio-effect"
-import { DurableMaestro } from "studio-effect/workflow"
+import { DurableChat, DurableMaestro } from "studio-effect/workflow"
 
 const env = (name: string): string => process.env[name] ?? ""
 const emit = (event: Record<string, unknown>) => process.stdout.write(`${JSON.stringify(event)}\n`)
@@ -76,19 +83,72 @@ const Cluster = NodeClusterSocket.layer({
 
 const Engine = ClusterWorkflowEngine.layer.pipe(Layer.provideMerge(Cluster))
 
-const Workflows = DurableMaestro.layerWith({ initialDelay: "200 millis", maxDelay: "200 millis" }).pipe(
-  Layer.provide(Client)
+/** A workflow running one durable tool loop: its success the conversation's tool answers. */
+const ToolLoop = Workflow.make({
+  name: "test.cluster.toolLoop",
+  payload: { key: Schema.String },
+  success: Schema.Array(Schema.String),
+  error: Schema.String,
+  idempotencyKey: ({ key }) => key
+})
+
+const held = env("RUNNER_HOLD_CITY")
+
+const weather = (args: unknown) => {
+  const city = String((args as { readonly city?: unknown }).city)
+  const lookUp = Effect.sync(() => {
+    emit({ event: "tool", city })
+    return `clear in ${city}`
+  })
+  return city === held
+    ? Effect.sync(() => emit({ event: "tool-start", city })).pipe(Effect.andThen(Effect.never))
+    : lookUp
+}
+
+const ToolLoopLive = ToolLoop.toLayer(() =>
+  DurableChat.runTools(
+    {
+      model: "fpmodel-mini",
+      messages: [{ role: "user", content: "What is the weather in Lisbon and in Porto?" }],
+      tools: [{
+        type: "function",
+        function: {
+          name: "get_weather",
+          description: "The current weather in a city",
+          parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] }
+        }
+      }]
+    },
+    { get_weather: weather },
+    { concurrency: 1 }
+  ).pipe(
+    Effect.map((result) =>
+      result.messages.flatMap((message) => message.role === "tool" ? [String(message.content)] : [])
+    ),
+    Effect.mapError((error) => error._tag)
+  )
 )
+
+const Workflows = Layer.mergeAll(
+  DurableMaestro.layerWith({ initialDelay: "200 millis", maxDelay: "200 millis" }),
+  ToolLoopLive
+).pipe(Layer.provide(Client))
 
 const request = { input: "Plan a lighthouse visit", budget: "high" as const }
 
-const execute = (key: string) =>
-  DurableMaestro.Workflow.execute({ key, request }).pipe(
+const report = <A, R>(key: string, execution: Effect.Effect<A, { readonly _tag: string } | string, R>) =>
+  execution.pipe(
     Effect.matchEffect({
-      onFailure: (error) => Effect.sync(() => emit({ event: "failure", key, error: error._tag })),
-      onSuccess: (run) => Effect.sync(() => emit({ event: "result", key, run }))
+      onFailure: (error) =>
+        Effect.sync(() => emit({ event: "failure", key, error: typeof error === "string" ? error : error._tag })),
+      onSuccess: (value) => Effect.sync(() => emit({ event: "result", key, value }))
     })
   )
+
+const execute = (key: string) =>
+  env("RUNNER_WORKFLOW") === "chat"
+    ? report(key, ToolLoop.execute({ key }))
+    : report(key, DurableMaestro.Workflow.execute({ key, request }))
 
 const keys = env("RUNNER_EXECUTE").split(",").filter((key) => key !== "")
 
