@@ -26,15 +26,23 @@ const run = (
 /** The first line of a failed process's error output, for the report. */
 const firstLine = (text: string): string => text.trim().split("\n").find((line) => line.trim() !== "") ?? "no output"
 
-/** Milliseconds of `await import(specifier)` in a fresh process of `node`, resolved from `cwd`. */
-export const importTime = async (node: string, specifier: string, cwd: string): Promise<number> => {
+/**
+ * Milliseconds of `await import(specifier)` (of all of them at once, when several) in a fresh process of
+ * `node`, resolved from `cwd`.
+ */
+export const importTime = async (
+  node: string,
+  specifier: string | ReadonlyArray<string>,
+  cwd: string
+): Promise<number> => {
+  const specifiers = typeof specifier === "string" ? [specifier] : specifier
   const source = [
     "const start = performance.now()",
-    `await import(${JSON.stringify(specifier)})`,
+    `await Promise.all(${JSON.stringify(specifiers)}.map((specifier) => import(specifier)))`,
     "process.stdout.write(JSON.stringify({ ms: performance.now() - start }) + \"\\n\")"
   ].join("\n")
   const { code, err, out } = await run(node, ["--input-type=module", "--eval", source], cwd)
-  if (code !== 0) throw new Error(`import "${specifier}" failed: ${firstLine(err)}`)
+  if (code !== 0) throw new Error(`import "${specifiers.join("\", \"")}" failed: ${firstLine(err)}`)
   return JSON.parse(out.trim()).ms
 }
 
