@@ -6,9 +6,9 @@
  */
 import { execFileSync } from "node:child_process"
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs"
-import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { freePort } from "./freePort.js"
 
 /**
  * A running server: its connection URL (of the database `postgres`), the URL of a database of that name
@@ -38,16 +38,6 @@ const binDir = (): string => {
   }
   return join(debian, versions[0]!, "bin")
 }
-
-const freePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const server = createServer()
-    server.on("error", reject)
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address()
-      server.close(() => typeof address === "object" && address !== null ? resolve(address.port) : reject())
-    })
-  })
 
 /** Starts a server; its database `postgres` is reachable at `url` with no password (trust on loopback). */
 export const startPostgres = async (): Promise<Postgres> => {

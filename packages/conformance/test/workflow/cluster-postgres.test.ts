@@ -9,9 +9,9 @@
  */
 import { afterAll, beforeAll, describe, Effect, Exit, expect, it, packageDir, Scope } from "@studio-effect/line"
 import { readFileSync, rmSync } from "node:fs"
-import { createServer } from "node:net"
 import { join } from "node:path"
 import * as Reference from "studio-effect/reference"
+import { freePort } from "../support/freePort.js"
 import { type Postgres, startPostgres } from "../support/postgres.js"
 import { emitRunnable } from "../support/runnable.js"
 import { type RunnerEvent, type RunnerProcess, spawnRunner } from "../support/runnerProcess.js"
@@ -54,15 +54,6 @@ afterAll(async () => {
   rmSync(directory, { recursive: true, force: true })
 })
 
-const freePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const server = createServer()
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address()
-      server.close(() => typeof address === "object" && address !== null ? resolve(address.port) : reject())
-    })
-  })
-
 /**
  * A runner process on `database` (each test has its own, so no runner of another test shares its shards),
  * calling the service at `url`.
@@ -83,6 +74,21 @@ const runner = async (
   runners.push(started)
   return started
 }
+
+/** How many messages and replies the cluster has stored in `database`. */
+const rowsIn = (database: string) =>
+  postgres!.query(
+    "select 'messages', count(*) from cluster_messages union all select 'replies', count(*) from cluster_replies",
+    database
+  ).join(", ")
+
+/** Whether any stored row of the cluster's tables in `database` holds `text` (the API key must never be). */
+const storedAnywhere = (database: string, text: string) =>
+  postgres!.query(
+    "select coalesce(string_agg(t::text, ''), '') from (select m::text as t from cluster_messages m union all " +
+      "select r::text from cluster_replies r union all select n::text from cluster_runners n) rows",
+    database
+  ).join("").includes(text)
 
 const isCreate = (event: RunnerEvent) => event.event === "request" && event["method"] === "POST"
 const isRetrieve = (event: RunnerEvent) => event.event === "request" && event["method"] === "GET"
@@ -110,14 +116,13 @@ describe("DurableMaestro on Effect Cluster with PostgreSQL", { timeout: 180_000 
     // the run the first runner created is the one the second returned
     expect(first.events.some((event) => isRetrieve(event) && String(event["url"]).endsWith(result.id))).toBe(true)
 
-    const rows = postgres!.query(
-      "select 'messages', count(*) from cluster_messages union all select 'replies', count(*) from cluster_replies",
-      "crash"
-    )
+    // the rows hold the run (read back on the resume), never the API key
+    expect(storedAnywhere("crash", result.id)).toBe(true)
+    expect(storedAnywhere("crash", key)).toBe(false)
     console.info(
       `resumed after SIGKILL: first retrieve ${Math.round(resumedAt - killedAt)} ms, run ${
         Math.round(doneAt - killedAt)
-      } ms; creates ${creates - before}; rows ${rows.join(", ")}; retrieves ${
+      } ms; creates ${creates - before}; rows ${rowsIn("crash")}; retrieves ${
         first.events.filter(isRetrieve).length
       } + ${second.events.filter(isRetrieve).length}`
     )
@@ -188,14 +193,11 @@ describe("DurableChat.runTools on Effect Cluster with PostgreSQL", { timeout: 18
       const sideEffects = [...first.events, ...second.events].filter((event) => event.event === "tool")
       expect(sideEffects.map((event) => event["city"]).sort()).toEqual(["Lisbon", "Porto"])
       expect(completions).toBe(2)
+      expect(storedAnywhere("tools", "clear in Lisbon")).toBe(true)
+      expect(storedAnywhere("tools", key)).toBe(false)
       console.info(
         `tool loop resumed after SIGKILL in ${Math.round(doneAt - killedAt)} ms; side effects ${sideEffects.length}; ` +
-          `completions ${completions}; rows ${
-            postgres!.query(
-              "select 'messages', count(*) from cluster_messages union all select 'replies', count(*) from cluster_replies",
-              "tools"
-            ).join(", ")
-          }`
+          `completions ${completions}; rows ${rowsIn("tools")}`
       )
     } finally {
       await Effect.runPromise(Scope.close(chatScope, Exit.void))
