@@ -20,3 +20,8 @@ export * as DurableAssistants from "./DurableAssistants.js"
  * @since 1.1.0
  */
 export * as DurableChat from "./DurableChat.js"
+
+/**
+ * @since 1.1.0
+ */
+export * as DurableBatches from "./DurableBatches.js"
