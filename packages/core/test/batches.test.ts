@@ -14,8 +14,11 @@ import {
   batchForm,
   batchIssueMessage,
   batchResultsQuery,
+  batchStatuses,
   checkBatchFile,
   checkBatchLine,
+  finishedBatchStatuses,
+  isFinishedBatchStatus,
   parseBatchMetadata,
   parseJsonLines
 } from "../src/wire/batches.js"
@@ -26,6 +29,22 @@ const customId = fc.string({ minLength: 1, maxLength: 12 })
 const line = (custom_id: string, extra: Record<string, unknown> = {}) =>
   JSON.stringify({ custom_id, method: "POST", url: endpoint, body, ...extra })
 const isRecord = (value: unknown) => typeof value === "object" && value !== null && !Array.isArray(value)
+
+describe("a batch's finished statuses", () => {
+  it("COMPLETED, FAILED, CANCELLED and EXPIRED are finished; PENDING, PROCESSING and STALE are not", () => {
+    expect(batchStatuses.filter(isFinishedBatchStatus)).toEqual(["COMPLETED", "FAILED", "CANCELLED", "EXPIRED"])
+  })
+
+  it("a status the SDK does not know is not finished, nor is a known one spelt otherwise", () => {
+    fc.assert(fc.property(fc.string(), (status) => {
+      expect(isFinishedBatchStatus(status)).toBe((finishedBatchStatuses as ReadonlyArray<string>).includes(status))
+    }))
+    fc.assert(fc.property(fc.constantFrom(...finishedBatchStatuses), (status) => {
+      expect(isFinishedBatchStatus(status.toLowerCase())).toBe(false)
+      expect(isFinishedBatchStatus(` ${status}`)).toBe(false)
+    }))
+  })
+})
 
 describe("a line of a batch's file", () => {
   it("a request with its custom_id is accepted, method and url optional", () => {

@@ -19,6 +19,7 @@ import * as Schema from "effect/Schema"
 import * as Messages from "studio-effect-core/failure/errorMessages"
 import { nodeInspect, type PrintedError, printedError } from "studio-effect-core/failure/errorPrinting"
 import { failureLine } from "studio-effect-core/failure/failureLine"
+import { Batch } from "./BatchSchema.js"
 import { MaestroRun } from "./MaestroSchema.js"
 
 /** A duration as people write it: `10s`, `1m 30s`, `250ms`. */
@@ -262,17 +263,23 @@ export class RunFailed extends TaggedError<RunFailed>()("RunFailed", {
 }
 
 /**
- * Polling a run passed its deadline; `lastRun` is the last snapshot seen.
+ * Polling a run passed its deadline; `lastRun` is the last snapshot seen. Waiting on a batch
+ * (`DurableBatches.wait`) that passed its deadline gives it too: then `runId` is the batch's id and
+ * `lastBatch` the batch as last retrieved.
  *
  * @since 0.1.0
  * @category errors
  */
 export class PollTimeout extends TaggedError<PollTimeout>()("PollTimeout", {
   runId: Schema.String,
-  lastRun: Schema.optional(MaestroRun)
+  lastRun: Schema.optional(MaestroRun),
+  /** @since 1.1.0 */
+  lastBatch: Schema.optional(Batch)
 }) {
   override get message(): string {
-    return Messages.pollTimeoutMessage(this.runId, this.lastRun?.status)
+    return this.lastBatch === undefined
+      ? Messages.pollTimeoutMessage(this.runId, this.lastRun?.status)
+      : Messages.batchWaitTimeoutMessage(this.runId, this.lastBatch.status)
   }
 }
 

@@ -151,6 +151,14 @@ export const pollTimeoutMessage = (runId: string, lastStatus: string | undefined
     `The run goes on: keep polling with Maestro.poll("${runId}") and a longer deadline.`
   )
 
+/** Durable waiting that passed its deadline before the batch finished; `lastStatus` is the status last seen. */
+export const batchWaitTimeoutMessage = (batchId: string, lastStatus: string): string =>
+  say(
+    `Batch ${batchId} did not finish before waiting ended (deadline) (last status: ${lastStatus})`,
+    undefined,
+    `The batch goes on: wait again with DurableBatches.wait and a longer deadline, or read it with Batches.retrieve("${batchId}").`
+  )
+
 /** A tool call the tool loop cannot run: arguments that are not JSON, or a tool no handler answers. */
 export const toolCallMessage = (error: {
   readonly reason: "InvalidArguments" | "UnknownTool" | "TooManyCalls" | "RepeatedCallId"

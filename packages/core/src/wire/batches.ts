@@ -48,6 +48,16 @@ export type BatchStatus = typeof batchStatuses[number]
 export const finishedBatchStatuses: ReadonlyArray<BatchStatus> = ["COMPLETED", "FAILED", "CANCELLED", "EXPIRED"]
 
 /**
+ * Whether a batch's status (as the service sends it) is one after which the batch no longer changes. A status
+ * the SDK does not know, and `STALE`, are not: waiting goes on until the batch finishes or the wait's deadline.
+ *
+ * @since 1.1.0
+ * @category predicates
+ */
+export const isFinishedBatchStatus = (status: string): boolean =>
+  (finishedBatchStatuses as ReadonlyArray<string>).includes(status)
+
+/**
  * The files of a batch's results: the answers of the requests that succeeded, or those that failed.
  *
  * @since 0.1.0

@@ -84,7 +84,8 @@ export const nextDurablePoll = (plan: DurablePollPlan, previous?: DurablePollWai
 }
 
 /**
- * The names of the durable steps: a polled run's create, each retrieve and each wait, and a durable tool
+ * The names of the durable steps: a polled run's create, each retrieve and each wait, a waited batch's create
+ * and each retrieve and wait (named by the batch too, so that one workflow may wait on several), and a durable tool
  * loop's rounds (each completion, numbered from 1) and tool calls (each by the id the service gave it). A name
  * is its step's key in storage, so they never change between versions that may resume each other's workflows.
  *
@@ -96,6 +97,9 @@ export const durableStepNames = {
   assistantRun: "studio.assistants.run",
   retrieve: (step: number) => `studio.maestro.retrieve.${step}`,
   wait: (step: number) => `studio.maestro.wait.${step}`,
+  batchCreate: "studio.batches.create",
+  batchRetrieve: (batchId: string, step: number) => `studio.batches.retrieve.${batchId}.${step}`,
+  batchWait: (batchId: string, step: number) => `studio.batches.wait.${batchId}.${step}`,
   chatRound: (round: number) => `studio.chat.round.${round}`,
   toolCall: (callId: string) => `studio.chat.tool.${callId}`
 } as const

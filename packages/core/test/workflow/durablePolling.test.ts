@@ -132,4 +132,20 @@ describe("durableStepNames", () => {
       expect(durableStepNames.chatRound(a) === durableStepNames.chatRound(b)).toBe(a === b)
     }))
   })
+
+  it("keeps the stored names of a waited batch's create, retrieves and waits", () => {
+    expect(durableStepNames.batchCreate).toBe("studio.batches.create")
+    expect(durableStepNames.batchRetrieve("batch_1", 0)).toBe("studio.batches.retrieve.batch_1.0")
+    expect(durableStepNames.batchWait("batch_1", 3)).toBe("studio.batches.wait.batch_1.3")
+  })
+
+  it("names each batch's steps apart, so one workflow may wait on several batches", () => {
+    const step = fc.record({ id: fc.string({ minLength: 1 }), step: fc.nat({ max: 1_000 }) })
+    fc.assert(fc.property(step, step, (a, b) => {
+      const same = a.id === b.id && a.step === b.step
+      expect(durableStepNames.batchRetrieve(a.id, a.step) === durableStepNames.batchRetrieve(b.id, b.step)).toBe(same)
+      expect(durableStepNames.batchWait(a.id, a.step) === durableStepNames.batchWait(b.id, b.step)).toBe(same)
+      expect(durableStepNames.batchRetrieve(a.id, a.step)).not.toBe(durableStepNames.batchWait(b.id, b.step))
+    }))
+  })
 })

@@ -11,7 +11,7 @@ import { createReadStream } from "node:fs"
 import { basename } from "node:path"
 import { batchesDescriptions, batchesExamples, batchLine, parseMetadataPairs } from "studio-effect-core/cli/batches"
 import { cannotReadMessage } from "studio-effect-core/cli/files"
-import { finishedBatchStatuses } from "studio-effect-core/wire/batches"
+import { isFinishedBatchStatus } from "studio-effect-core/wire/batches"
 import * as Batches from "../Batches.js"
 import type { Batch } from "../BatchSchema.js"
 import type { StudioClient } from "../StudioClient.js"
@@ -31,7 +31,7 @@ const fileStream = (file: string) =>
     (cause) => new CliFailure({ message: cannotReadMessage(file, cause) })
   )
 
-const isFinished = (batch: Batch) => (finishedBatchStatuses as ReadonlyArray<string>).includes(batch.status)
+const isFinished = (batch: Batch) => isFinishedBatchStatus(batch.status)
 
 /** The batch once it has finished, retrieved every second. */
 const finished = (batch: Batch): Effect.Effect<Batch, RequestError, StudioClient> =>

@@ -14,3 +14,4 @@ const workflow = await loadWithPeer(() => import("./index.js"), {
 export const DurableMaestro = workflow.DurableMaestro
 export const DurableAssistants = workflow.DurableAssistants
 export const DurableChat = workflow.DurableChat
+export const DurableBatches = workflow.DurableBatches

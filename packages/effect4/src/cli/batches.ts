@@ -10,7 +10,7 @@ import { createReadStream } from "node:fs"
 import { basename } from "node:path"
 import { batchesDescriptions, batchesExamples, batchLine, parseMetadataPairs } from "studio-effect-core/cli/batches"
 import { cannotReadMessage } from "studio-effect-core/cli/files"
-import { finishedBatchStatuses } from "studio-effect-core/wire/batches"
+import { isFinishedBatchStatus } from "studio-effect-core/wire/batches"
 import type { Batch } from "../BatchSchema.js"
 import type { StudioClient } from "../StudioClient.js"
 import type { RequestError } from "../StudioError.js"
@@ -29,7 +29,7 @@ const fileStream = (file: string) =>
     (cause) => new CliFailure({ message: cannotReadMessage(file, cause) })
   )
 
-const isFinished = (batch: Batch) => (finishedBatchStatuses as ReadonlyArray<string>).includes(batch.status)
+const isFinished = (batch: Batch) => isFinishedBatchStatus(batch.status)
 
 const create = Command.make(
   "create",

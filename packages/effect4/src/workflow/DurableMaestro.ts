@@ -6,25 +6,18 @@
  *
  * @since 1.1.0
  */
-import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import * as Activity from "effect/workflow/Activity"
-import * as DurableClock from "effect/workflow/DurableClock"
 import * as EffectWorkflow from "effect/workflow/Workflow"
 import type * as WorkflowEngine from "effect/workflow/WorkflowEngine"
 import { runFailureReason } from "studio-effect-core/wire/runs"
-import {
-  defaultDurablePollPlan,
-  type DurablePollPlan,
-  type DurablePollWait,
-  durableStepNames,
-  nextDurablePoll
-} from "studio-effect-core/workflow/durablePolling"
+import { durableStepNames } from "studio-effect-core/workflow/durablePolling"
 import * as Maestro from "../Maestro.js"
 import { isTerminal, MaestroRun, RunRequest } from "../MaestroSchema.js"
 import type { StudioClient } from "../StudioClient.js"
 import { PollTimeout, RunFailed, StudioError } from "../StudioError.js"
+import * as DurablePoll from "./durablePoll.js"
 import { refuseStoredCredentials } from "./storedRequest.js"
 
 /**
@@ -35,23 +28,7 @@ import { refuseStoredCredentials } from "./storedRequest.js"
  * @since 1.1.0
  * @category models
  */
-export interface DurablePollOptions {
-  /** The first delay between two retrieves. Default 1 second. */
-  readonly initialDelay?: Duration.Input | undefined
-  /** The longest delay between two retrieves. Default 10 seconds. */
-  readonly maxDelay?: Duration.Input | undefined
-  /** How long the delays may add up to. Default 10 minutes. */
-  readonly deadline?: Duration.Input | undefined
-}
-
-const planOf = (options: DurablePollOptions): DurablePollPlan => ({
-  initialDelayMillis: millisOf(options.initialDelay, defaultDurablePollPlan.initialDelayMillis),
-  maxDelayMillis: millisOf(options.maxDelay, defaultDurablePollPlan.maxDelayMillis),
-  deadlineMillis: millisOf(options.deadline, defaultDurablePollPlan.deadlineMillis)
-})
-
-const millisOf = (input: Duration.Input | undefined, fallback: number): number =>
-  input === undefined ? fallback : Duration.toMillis(Duration.fromInputUnsafe(input))
+export type DurablePollOptions = DurablePoll.DurablePollOptions
 
 /**
  * Polls a run inside a workflow until it is terminal: each retrieve an activity, each wait a durable sleep.
@@ -67,27 +44,18 @@ export const poll = (
   MaestroRun,
   StudioError,
   StudioClient | WorkflowEngine.WorkflowEngine | WorkflowEngine.WorkflowInstance
-> => {
-  const plan = planOf(options)
-  const step = (snapshot: MaestroRun, previous: DurablePollWait | undefined): Effect.Effect<
-    MaestroRun,
-    StudioError,
-    StudioClient | WorkflowEngine.WorkflowEngine | WorkflowEngine.WorkflowInstance
-  > => {
-    if (snapshot.status === "failed") {
-      return Effect.fail(new RunFailed({ run: snapshot, reason: runFailureReason(snapshot) }))
-    }
-    if (isTerminal(snapshot)) return Effect.succeed(snapshot)
-    const wait = nextDurablePoll(plan, previous)
-    if (wait === undefined) return Effect.fail(new PollTimeout({ runId: snapshot.id, lastRun: snapshot }))
-    const index = wait.step
-    return DurableClock.sleep({ name: durableStepNames.wait(index), duration: Duration.millis(wait.delayMillis) }).pipe(
-      Effect.andThen(retrieveActivity(snapshot.id, index)),
-      Effect.flatMap((next) => step(next, wait))
-    )
-  }
-  return step(run, undefined)
-}
+> =>
+  DurablePoll.pollDurably(run, options, {
+    settle: (snapshot) =>
+      snapshot.status === "failed"
+        ? Effect.fail(new RunFailed({ run: snapshot, reason: runFailureReason(snapshot) }))
+        : isTerminal(snapshot)
+        ? Effect.succeed(snapshot)
+        : undefined,
+    waitName: durableStepNames.wait,
+    retrieve: (step) => retrieveActivity(run.id, step),
+    timeout: (last) => new PollTimeout({ runId: last.id, lastRun: last })
+  })
 
 const retrieveActivity = (runId: string, index: number) =>
   Activity.make({

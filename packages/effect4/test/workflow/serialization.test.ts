@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import * as Schema from "effect/Schema"
-import { ChatSchema, MaestroSchema, StudioError } from "studio-effect"
+import { BatchSchema, ChatSchema, MaestroSchema, StudioError } from "studio-effect"
 import { DurableMaestro } from "studio-effect/workflow"
 
 const roundTrips = <S extends Schema.Codec<unknown, unknown>>(schema: S, input: unknown) => {
@@ -59,5 +59,19 @@ describe("durable workflows' values on the wire of a cluster", () => {
   it("a run and a StudioError", () => {
     roundTrips(MaestroSchema.MaestroRun, { id: "run-1", status: "completed", result: "done" })
     roundTrips(StudioError.StudioError, { _tag: "PollTimeout", runId: "run-1" })
+  })
+
+  it("a batch (a durably waited batch's create and retrieves) and the timeout that carries it", () => {
+    const batch = {
+      id: "batch-1",
+      status: "PROCESSING",
+      endpoint: "/v1/chat/completions",
+      created_at: 1_700_000_000,
+      completed_at: null,
+      request_counts: { total: 3, completed: 1, failed: 0 },
+      metadata: { team: "docs" }
+    }
+    roundTrips(BatchSchema.Batch, batch)
+    roundTrips(StudioError.StudioError, { _tag: "PollTimeout", runId: "batch-1", lastBatch: batch })
   })
 })
