@@ -1,10 +1,19 @@
 /**
  * The credentials of a request body: every entry of every `headers` object, with where it is, in the order
- * of the body's fields, no deeper than the walk's bound, and only as far as the caller reads.
+ * of the body's fields, no deeper than the walk's bound, and only as far as the caller wants.
  */
 import * as fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import { toolCredentials } from "../src/secrets/toolCredentials.js"
+import { forEachToolCredential, type ToolCredential } from "../src/secrets/toolCredentials.js"
+
+/** Every credential of `body`, in the walk's order. */
+const toolCredentials = (body: unknown): Array<ToolCredential> => {
+  const found: Array<ToolCredential> = []
+  forEachToolCredential(body, (credential) => {
+    found.push(credential)
+  })
+  return found
+}
 
 /** `inner` under `depth` levels of alternating arrays and objects, and the path to it. */
 const nested = (inner: object, depth: number): { readonly body: object; readonly path: string } => {
@@ -22,7 +31,7 @@ const nested = (inner: object, depth: number): { readonly body: object; readonly
   return { body, path: segments.join("").replace(/^\./, "") }
 }
 
-describe("toolCredentials", () => {
+describe("forEachToolCredential", () => {
   it("gives each header of each tool with its headers' path, in the body's order", () => {
     expect([...toolCredentials({
       input: "x",
@@ -54,7 +63,7 @@ describe("toolCredentials", () => {
     }))
   })
 
-  it("walks only as far as its reader reads", () => {
+  it("walks no further once its visitor stops it", () => {
     let walked = 0
     const tools = Array.from({ length: 100 }, (_, index) => ({
       get headers() {
@@ -62,8 +71,12 @@ describe("toolCredentials", () => {
         return { h: `${index}` }
       }
     }))
-    const iterator = toolCredentials({ tools })[Symbol.iterator]()
-    expect(iterator.next().value).toEqual({ path: "tools[0].headers", name: "h", value: "0" })
+    const found: Array<ToolCredential> = []
+    forEachToolCredential({ tools }, (credential) => {
+      found.push(credential)
+      return false
+    })
+    expect(found).toEqual([{ path: "tools[0].headers", name: "h", value: "0" }])
     expect(walked).toBe(1)
   })
 })

@@ -9,7 +9,7 @@
  */
 import { isWellFormed } from "../text/wellFormed.js"
 import { redactText } from "./redactSecrets.js"
-import { toolCredentials } from "./toolCredentials.js"
+import { forEachToolCredential } from "./toolCredentials.js"
 
 /**
  * Values shorter than this are not searched for: they would match ordinary text (a header value `1` would
@@ -35,10 +35,10 @@ const formsOf = (secret: string, into: Set<string>): void => {
 
 /** Adds the forms of every credential value (the string entries of the tools' `headers`) in `body`. */
 const addCredentials = (body: unknown, into: Set<string>): void => {
-  for (const credential of toolCredentials(body)) {
-    if (into.size >= maxSecrets) return
+  forEachToolCredential(body, (credential) => {
+    if (into.size >= maxSecrets) return false
     if (typeof credential.value === "string") formsOf(credential.value, into)
-  }
+  })
 }
 
 const longestFirst = (found: Set<string>): ReadonlyArray<string> => [...found].sort((a, b) => b.length - a.length)

@@ -6,7 +6,7 @@
  *
  * @since 1.1.0
  */
-import { toolCredentials } from "../secrets/toolCredentials.js"
+import { forEachToolCredential } from "../secrets/toolCredentials.js"
 
 /**
  * The delays between the retrieves of a durably polled run.
@@ -116,10 +116,10 @@ const maxStoredCredentialPaths = 16
  */
 export const storedCredentialPaths = (request: unknown): ReadonlyArray<string> => {
   const found: Array<string> = []
-  for (const { path } of toolCredentials(request)) {
-    if (found.at(-1) === path) continue
-    if (found.length >= maxStoredCredentialPaths) break
+  forEachToolCredential(request, ({ path }) => {
+    if (found.at(-1) === path) return
+    if (found.length >= maxStoredCredentialPaths) return false
     found.push(path)
-  }
+  })
   return found
 }
