@@ -18,6 +18,7 @@ import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 import { fileURLToPath } from "node:url"
 import { Agent, setGlobalDispatcher } from "undici"
+import { UndiciHttpClient } from "../../src/undici/index.js"
 
 export * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 export * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
@@ -121,16 +122,18 @@ export const dieMessage = (message: string): Effect.Effect<never> => Effect.die(
 /** An effect completed from a callback (`Effect.callback`, Effect 3's `Effect.async`). */
 export const callback = Effect.callback
 
-/** The transports the client is tested over, by name: the platform's two. */
+/** The transports the client is tested over, by name: the platform's two, and `studio-effect/undici`. */
 export const transports = {
   fetch: FetchHttpClient.layer,
-  undici: NodeHttpClient.layerUndici
+  undici: NodeHttpClient.layerUndici,
+  "sdk-undici": UndiciHttpClient.layer
 } as const
 
 /** The same transports as rows of a table, named by their layer. */
 export const transportLayers: ReadonlyArray<readonly [string, Layer.Layer<HttpClient.HttpClient>]> = [
   ["FetchHttpClient", FetchHttpClient.layer],
-  ["NodeHttpClient.layerUndici", NodeHttpClient.layerUndici]
+  ["NodeHttpClient.layerUndici", NodeHttpClient.layerUndici],
+  ["UndiciHttpClient", UndiciHttpClient.layer]
 ]
 
 /**

@@ -13,4 +13,4 @@ export const isHttpTransportError = (error: HttpClientError.HttpClientError): bo
   error.reason._tag === "TransportError"
 
 /** The transports that never send a URL's `#fragment`: on this line, all of them. */
-export const fragmentFreeTransports: ReadonlyArray<keyof typeof transports> = ["fetch", "undici"]
+export const fragmentFreeTransports: ReadonlyArray<keyof typeof transports> = ["fetch", "undici", "sdk-undici"]

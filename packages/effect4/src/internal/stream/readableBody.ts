@@ -1,0 +1,82 @@
+/**
+ * A Node `Readable` in paused mode as a pull: a read takes everything that has arrived since the last one,
+ * and waits (one `Effect.callback`, no fiber, no queue) only when nothing has. Responses of
+ * `studio-effect/undici` give their body through it.
+ *
+ * Measured reason (`npm run bench`, Node.js 24): the platform's `NodeStream.fromReadable` hands each chunk
+ * to the stream through a queue filled by a `data` listener; reading the buffered bytes when the pull asks
+ * costs no queue and takes every chunk that arrived in one read (see `bench/HISTORY.md`).
+ */
+import type { NonEmptyReadonlyArray } from "effect/Array"
+import * as Cause from "effect/Cause"
+import * as Effect from "effect/Effect"
+import type * as Pull from "effect/Pull"
+import type { Readable } from "node:stream"
+
+const ignore = () => {}
+
+/** The reads of `body`, and its release. */
+export class ReadableBody<E> {
+  /** How reading ends once nothing is buffered: `null` at the body's end, the error on a failure. */
+  private ending: { readonly error: E } | null | undefined = undefined
+  private resume: ((result: Pull.Pull<NonEmptyReadonlyArray<Uint8Array>, E>) => void) | undefined = undefined
+  private released = false
+
+  constructor(private readonly body: Readable, private readonly onError: (cause: unknown) => E) {
+    body.on("readable", this.wake)
+    body.on("end", this.onEnd)
+    body.on("error", this.onFailure)
+  }
+
+  /** The bytes that arrived since the last read; `Cause.Done` at the body's end. */
+  readonly pull: Pull.Pull<NonEmptyReadonlyArray<Uint8Array>, E> = Effect.callback((resume) => {
+    const result = this.take()
+    if (result !== undefined) return resume(result)
+    this.resume = resume
+    return Effect.sync(() => {
+      this.resume = undefined
+    })
+  })
+
+  /** What a read gives now, or `undefined` when it has to wait. */
+  private take(): Pull.Pull<NonEmptyReadonlyArray<Uint8Array>, E> | undefined {
+    const ending = this.ending
+    if (ending != null) return Effect.fail(ending.error)
+    if (this.released) return Cause.done()
+    const bytes = this.body.read() as Uint8Array | null
+    if (bytes !== null) return Effect.succeed([bytes])
+    return ending === null ? Cause.done() : undefined
+  }
+
+  private readonly wake = (): void => {
+    const resume = this.resume
+    if (resume === undefined) return
+    const result = this.take()
+    if (result === undefined) return
+    this.resume = undefined
+    resume(result)
+  }
+
+  private readonly onEnd = (): void => {
+    if (this.ending === undefined) this.ending = null
+    this.wake()
+  }
+
+  private readonly onFailure = (cause: unknown): void => {
+    if (this.ending == null) this.ending = { error: this.onError(cause) }
+    this.wake()
+  }
+
+  /** Done with the body: it is destroyed unless it ended, which frees its connection. */
+  readonly release = (): void => {
+    if (this.released) return
+    this.released = true
+    const body = this.body
+    body.off("readable", this.wake)
+    body.off("end", this.onEnd)
+    body.off("error", this.onFailure)
+    // a late error of a body no longer read is not an uncaught exception
+    body.on("error", ignore)
+    if (!body.readableEnded && !body.destroyed) body.destroy()
+  }
+}
