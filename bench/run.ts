@@ -156,8 +156,13 @@ export const clients: ReadonlyArray<ClientSpec> = [
     "packages/effect4/bench/clients/studio-undici.ts"
   ),
   effect4(
+    "studio4-sdk-undici",
+    "studio-effect (Effect 4), `UndiciHttpClient` (`studio-effect/undici`)",
+    "packages/effect4/bench/clients/studio-sdk-undici.ts"
+  ),
+  effect4(
     "studio4-bridge",
-    "studio-effect (Effect 4) outside Effect (`Chat.toAsyncIterable`, `NodeHttpClient.layerUndici`)",
+    "studio-effect (Effect 4) outside Effect (`Chat.toAsyncIterable`, `UndiciHttpClient`)",
     "packages/effect4/bench/clients/studio-bridge.ts"
   )
 ]
@@ -686,7 +691,9 @@ export const lineTargets: Record<Line, LineTargets> = {
   effect4: {
     transports: [
       { studio: "studio4-fetch", floor: "effect4-floor-fetch" },
-      { studio: "studio4-undici", floor: "effect4-floor-undici" }
+      { studio: "studio4-undici", floor: "effect4-floor-undici" },
+      // the SDK's own transport, against the best floor the platform gives
+      { studio: "studio4-sdk-undici", floor: "effect4-floor-undici" }
     ],
     bridge: "studio4-bridge",
     validation: "studio4-undici",

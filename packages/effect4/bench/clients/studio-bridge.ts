@@ -1,14 +1,14 @@
 /**
  * This SDK consumed from outside Effect: `for await` over `Chat.toAsyncIterable(Chat.textDeltas(...))`,
- * with a `ManagedRuntime` of the client over `NodeHttpClient.layerUndici`.
+ * with a `ManagedRuntime` of the client over its own transport, `UndiciHttpClient.layer`.
  */
-import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import { type BenchClient, pool } from "../../../../bench/clients/BenchClient.js"
 import { chatRequest } from "../../../../bench/fixtures.js"
 import * as Chat from "../../src/Chat.js"
+import { UndiciHttpClient } from "../../src/undici/index.js"
 import { runtimes } from "./studio.js"
 
-const { dispose, runtimeFor } = runtimes(NodeHttpClient.layerUndici)
+const { dispose, runtimeFor } = runtimes(UndiciHttpClient.layer)
 
 export const client: BenchClient = {
   requests: (target, count, concurrency, onContent) =>
