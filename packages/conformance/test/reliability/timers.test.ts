@@ -5,6 +5,8 @@
  * their watchdogs, whose sleeps are timers of at most 2^31 - 1 ms; Node replaces a longer delay by 1 ms
  * (with a `TimeoutOverflowWarning`), so every delay given to `setTimeout` during the calls is recorded. And
  * no timer of the client's outlives its calls: a program whose runtime is never disposed can still exit.
+ * On the live clock the attempt timeout fires on every transport (over `studio-effect/undici` it is a timer
+ * of the platform, with no fiber), whether the answer's head or its body is late, and the socket is released.
  */
 import {
   afterEach,
@@ -20,7 +22,8 @@ import {
 } from "@studio-effect/line"
 import { Chat, type StudioClient } from "studio-effect"
 import { maxTimerMillis } from "studio-effect-core/platform/timerDuration"
-import { chatRequest, clientLayer, transportNames } from "./harness.js"
+import { waitUntil } from "../support/clock.js"
+import { chatRequest, clientLayer, failureOf, transportNames } from "./harness.js"
 import { type HostileHandler, hostileServer } from "./hostile.js"
 
 const completion = JSON.stringify({
@@ -123,5 +126,31 @@ describe("no timer outlives the calls", () => {
         expect(longTimers.length).toBeGreaterThan(0)
         expect(longTimers.filter((timer) => timer.handle._destroyed !== true).map((timer) => timer.ms)).toEqual([])
       })))
+  }
+})
+
+describe("attempt timeouts on the live clock", () => {
+  /** The head never comes; or the head and half the body come, and the rest never does. */
+  const stalls: ReadonlyArray<readonly [string, HostileHandler]> = [
+    ["the answer's head", () => {}],
+    ["the answer's body", (_, response) => {
+      response.writeHead(200, { "content-type": "application/json", "content-length": String(completion.length) })
+      response.write(completion.slice(0, 20))
+    }]
+  ]
+  for (const transport of transportNames) {
+    for (const [late, handler] of stalls) {
+      it.live(`${late} later than the timeout: TimeoutError of the attempt, socket released, over ${transport}`, () =>
+        Effect.scoped(Effect.gen(function*() {
+          const server = yield* hostileServer(handler)
+          const layer = clientLayer(server.url, transport, { timeout: "30 millis", maxRetries: 0 })
+          const exit = yield* Effect.exit(Effect.provide(Chat.create(chatRequest), layer))
+          const failure = failureOf(exit)
+          expect(failure._tag).toBe("TimeoutError")
+          expect(failure).toMatchObject({ phase: "attempt", method: "POST" })
+          expect(server.requests).toHaveLength(1)
+          yield* waitUntil(() => server.open() === 0)
+        })))
+    }
   }
 })

@@ -33,6 +33,7 @@ import type * as Socket from "effect/socket/Socket"
 import * as Stream from "effect/Stream"
 import { Readable } from "node:stream"
 import * as Undici from "undici"
+import { AbortableTypeId, RequestAbort } from "../internal/http/requestAbort.js"
 import { ReadableBody } from "../internal/stream/readableBody.js"
 
 /**
@@ -42,9 +43,12 @@ import { ReadableBody } from "../internal/stream/readableBody.js"
  * @category constructors
  */
 export const make = (dispatcher: Undici.Dispatcher): HttpClient.HttpClient =>
-  HttpClient.makeWith<never, never, HttpClientError.HttpClientError, never>(
-    (effect) => Effect.flatMap(effect, (request) => send(dispatcher, request)),
-    Effect.succeed
+  Object.assign(
+    HttpClient.makeWith<never, never, HttpClientError.HttpClientError, never>(
+      (effect) => Effect.flatMap(effect, (request) => send(dispatcher, request)),
+      Effect.succeed
+    ),
+    { [AbortableTypeId]: true }
   )
 
 /**
@@ -89,10 +93,12 @@ const send = (
     return Effect.fail(transportError(request, undefined, "studio-effect/undici does not send HTTP upgrades"))
   }
   return Effect.flatMap(
-    bodyOf(request.body),
-    (body) =>
+    Effect.zip(bodyOf(request.body), Effect.serviceOption(RequestAbort)),
+    ([body, slot]) =>
       Effect.callback<HttpClientResponse.HttpClientResponse, HttpClientError.HttpClientError>((resume) => {
         const controller = new AbortController()
+        // the client's attempt timeout ends the request, its body included, through this
+        if (Option.isSome(slot)) slot.value.abort = () => controller.abort()
         dispatcher.request({
           signal: controller.signal,
           method: request.method,

@@ -27,7 +27,7 @@ export const makeAttempts = (context: {
   readonly maxResponseSize: number
 }) => {
   const { client, maxResponseSize, urlOf } = context
-  const timeouts = AttemptTimeout.make()
+  const timeouts = AttemptTimeout.make(client)
 
   /** Sends once; a non-200 answer becomes the error of its status. */
   const send = (operation: string, request: HttpClientRequest.HttpClientRequest) =>

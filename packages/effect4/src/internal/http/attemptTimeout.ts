@@ -9,11 +9,17 @@
  * `Effect.timeoutOrElse` races each attempt against a sleep, two fibers and a timer per request; with 32
  * requests in flight a request took 115 µs with it and 102 µs with this (CPU: 146 and 133 µs), the same
  * alone or in a stream.
+ *
+ * Over a transport that can abort its requests (`studio-effect/undici`, see `requestAbort.ts`) and on the
+ * live clock, a timer of the platform aborts the request instead, with no fiber at all.
  */
 import * as Clock from "effect/Clock"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
+import { longTimer } from "studio-effect-core/platform/timerDuration"
+import { liveClock } from "../stream/liveClock.js"
+import { isAbortable, RequestAbort, type RequestAbortSlot } from "./requestAbort.js"
 
 /** The attempts of one client. */
 export interface AttemptTimeout {
@@ -31,7 +37,33 @@ interface Attempt {
   timedOut: boolean
 }
 
-export const make = (): AttemptTimeout => {
+/**
+ * `effect` with a timer of the platform that aborts its request (through `RequestAbort`) after `timeout`;
+ * the failure of an aborted attempt is the timeout's.
+ */
+const abortAfter = <A, E, E2>(
+  effect: Effect.Effect<A, E>,
+  timeout: Duration.Duration,
+  onTimeout: () => E2
+): Effect.Effect<A, E | E2> =>
+  Effect.suspend(() => {
+    const slot: RequestAbortSlot = { abort: undefined }
+    let timedOut = false
+    // as long as the platform's timers can hold it (re-armed beyond 2^31 - 1 ms), none for infinity
+    const timer = longTimer(Duration.toMillis(timeout), () => {
+      timedOut = true
+      slot.abort?.()
+    })
+    return effect.pipe(
+      Effect.provideService(RequestAbort, slot),
+      Effect.catch((error): Effect.Effect<never, E | E2> => Effect.fail(timedOut ? onTimeout() : error)),
+      Effect.ensuring(Effect.sync(timer.cancel))
+    )
+  })
+
+/** The attempt timeout of a client over `transport`. */
+export const make = (transport: object): AttemptTimeout => {
+  const abortable = isAbortable(transport)
   const inFlight = new Set<Attempt>()
   let watchdog: Fiber.Fiber<void> | undefined = undefined
   /** When the watchdog wakes next. */
@@ -61,7 +93,8 @@ export const make = (): AttemptTimeout => {
     running?.interruptUnsafe()
   }
 
-  const within = <A, E, E2>(
+  /** `within` with an attempt fiber, interrupted by the watchdog. */
+  const watched = <A, E, E2>(
     effect: Effect.Effect<A, E>,
     timeout: Duration.Duration,
     onTimeout: () => E2
@@ -97,6 +130,19 @@ export const make = (): AttemptTimeout => {
         )
       })
     })
+
+  const within = <A, E, E2>(
+    effect: Effect.Effect<A, E>,
+    timeout: Duration.Duration,
+    onTimeout: () => E2
+  ): Effect.Effect<A, E | E2> =>
+    abortable
+      ? Effect.withFiber((fiber) =>
+        fiber.getRef(Clock.Clock) === liveClock
+          ? abortAfter(effect, timeout, onTimeout)
+          : watched(effect, timeout, onTimeout)
+      )
+      : watched(effect, timeout, onTimeout)
 
   return { within }
 }

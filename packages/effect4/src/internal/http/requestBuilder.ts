@@ -15,6 +15,7 @@ import * as Tracer from "effect/Tracer"
 import type { ClientConfig } from "./options.js"
 import { withoutRedirects } from "./redirect.js"
 import type { JsonRequest, RawBody } from "./request.js"
+import { isAbortable } from "./requestAbort.js"
 import { withRedactedHeaders } from "./scrub.js"
 import { version } from "./version.js"
 
@@ -106,5 +107,9 @@ export const makeRequestBuilder = (config: ClientConfig, transport: HttpClient.H
       : HttpClientRequest.bodyJsonUnsafe(base, body)
   }
 
-  return { build, urlOf, client: withoutPlatformSpan(direct ? noRedirects : httpClient) }
+  // the SDK's own transport follows no redirect and makes no span: the operations send on it as it is
+  const client = direct
+    ? (isAbortable(transport) ? transport : withoutPlatformSpan(noRedirects))
+    : withoutPlatformSpan(httpClient)
+  return { build, urlOf, client }
 }

@@ -43,9 +43,12 @@ export class ReadableBody<E> {
     const ending = this.ending
     if (ending != null) return Effect.fail(ending.error)
     if (this.released) return Cause.done()
-    const bytes = this.body.read() as Uint8Array | null
-    if (bytes !== null) return Effect.succeed([bytes])
-    return ending === null ? Cause.done() : undefined
+    let bytes = this.body.read() as Uint8Array | null
+    if (bytes === null) return ending === null ? Cause.done() : undefined
+    const reads: [Uint8Array, ...Array<Uint8Array>] = [bytes]
+    // a read can refill the buffer at once (the socket's next bytes were waiting): they go in the same pull
+    while ((bytes = this.body.read() as Uint8Array | null) !== null) reads.push(bytes)
+    return Effect.succeed(reads)
   }
 
   private readonly wake = (): void => {
