@@ -35,6 +35,13 @@ describe("the package as published, Effect 4 line", () => {
     expect(runMainInstallLine).toBe("npm install @effect/platform-node@^4.1")
     // Effect 4's own types need `exports`: the older `node` resolution cannot see them, nor this package's
     expect(readme).toContain(moduleResolutionNote)
-    expect(Object.keys(packageJson.exports)).toEqual([".", "./reference", "./ai", "./promise", "./workflow", "./undici"])
+    expect(Object.keys(packageJson.exports)).toEqual([
+      ".",
+      "./reference",
+      "./ai",
+      "./promise",
+      "./workflow",
+      "./undici"
+    ])
   })
 })

@@ -34,7 +34,7 @@ import * as Stream from "effect/Stream"
 import { Readable } from "node:stream"
 import * as Undici from "undici"
 import { AbortableTypeId, RequestAbort } from "../internal/http/requestAbort.js"
-import { ReadableBody } from "../internal/stream/readableBody.js"
+import { type HasReadableBody, ReadableBody, ReadableBodyTypeId } from "../internal/stream/readableBody.js"
 
 /**
  * The client over `dispatcher` (an `undici` `Agent`, `Pool` or `Client`).
@@ -141,7 +141,9 @@ const bodyOf = (body: HttpBody.HttpBody): Effect.Effect<RequestBody> => {
 
 const formDecoder = new TextDecoder("utf-8", { ignoreBOM: true })
 
-class UndiciResponse extends Inspectable.Class implements HttpClientResponse.HttpClientResponse {
+class UndiciResponse extends Inspectable.Class
+  implements HttpClientResponse.HttpClientResponse, HasReadableBody<HttpClientError.HttpClientError>
+{
   readonly [HttpIncomingMessage.TypeId]: typeof HttpIncomingMessage.TypeId = HttpIncomingMessage.TypeId
   readonly [HttpClientResponse.TypeId]: typeof HttpClientResponse.TypeId = HttpClientResponse.TypeId
 
@@ -221,9 +223,13 @@ class UndiciResponse extends Inspectable.Class implements HttpClientResponse.Htt
     )
   }
 
+  [ReadableBodyTypeId](): ReadableBody<HttpClientError.HttpClientError> {
+    return new ReadableBody(this.source.body, (cause) => this.decodeError(cause))
+  }
+
   get stream(): Stream.Stream<Uint8Array, HttpClientError.HttpClientError> {
     return Stream.fromChannel(Channel.fromTransform((_, scope) => {
-      const body = new ReadableBody(this.source.body, (cause) => this.decodeError(cause))
+      const body = this[ReadableBodyTypeId]()
       return Effect.as(Scope.addFinalizer(scope, Effect.sync(body.release)), body.pull)
     }))
   }

@@ -4,24 +4,17 @@
  * (a longer answer fails with `DecodeError` as soon as it is known: from `Content-Length`, or once that
  * many bytes arrived, reading no further).
  */
-import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
-import type * as Pull from "effect/Pull"
 import type * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import { tooLargeReason } from "studio-effect-core/bytes/sizeLimits"
 import { DecodeError, type RequestError, TimeoutError } from "../../StudioError.js"
-import { withIdleTimeout } from "../stream/idleTimeout.js"
 import type { Attempts } from "./attempt.js"
 import { declaredLength, releaseBody } from "./body.js"
+import { bodyReads, mapPullError } from "./bodyReads.js"
 import type { Settings } from "./options.js"
 import type { BytesRequest } from "./request.js"
 import type { RequestBuilder } from "./requestBuilder.js"
-import { transportError } from "./transportError.js"
-
-/** A pull whose errors (not its end) are mapped by `f`. */
-const mapPullError = <A, E, E2>(pull: Pull.Pull<A, E>, f: (error: E) => E2): Pull.Pull<A, E2> =>
-  Effect.mapError(pull, (error) => Cause.isDone(error) ? error : f(error))
 
 /** Opens downloads for one client; each error is given to `scrubbed` before it is emitted. */
 export const makeDownloads = (context: {
@@ -50,8 +43,8 @@ export const makeDownloads = (context: {
     if (length !== undefined && length > maxSize) {
       return yield* Effect.andThen(releaseBody(response), Effect.fail(tooLarge()))
     }
-    const read = yield* withIdleTimeout(
-      mapPullError(yield* Stream.toPull(response.stream), transportError),
+    const read = yield* bodyReads(
+      response,
       settings.streamIdleTimeout,
       () => new TimeoutError({ phase: "stream-idle", timeout: settings.streamIdleTimeout, method: "GET", url })
     )

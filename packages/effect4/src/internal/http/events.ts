@@ -2,24 +2,17 @@
  * A call whose answer is a stream of server-sent events: the request sent (with its retries, as any call),
  * then its body read with the idle timeout and decoded into events, each parsed by the operation.
  */
-import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
 import type * as HttpClientResponse from "effect/http/HttpClientResponse"
-import type * as Pull from "effect/Pull"
 import type * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import { type RequestError, TimeoutError } from "../../StudioError.js"
-import { withIdleTimeout } from "../stream/idleTimeout.js"
 import { type EventError, eventsOf } from "../stream/sse.js"
 import type { Attempts } from "./attempt.js"
+import { bodyReads, mapPullError } from "./bodyReads.js"
 import type { Settings } from "./options.js"
 import type { StreamRequest } from "./request.js"
 import type { RequestBuilder } from "./requestBuilder.js"
-import { transportError } from "./transportError.js"
-
-/** A pull whose errors (not its end) are mapped by `f`. */
-const mapPullError = <A, E, E2>(pull: Pull.Pull<A, E>, f: (error: E) => E2): Pull.Pull<A, E2> =>
-  Effect.mapError(pull, (error) => Cause.isDone(error) ? error : f(error))
 
 /** An event stream as it opened: the answer (its status and headers) and the stream of its events. */
 export interface OpenedEvents<A> {
@@ -53,8 +46,8 @@ export const makeEvents = (context: {
       settings.maxRetries,
       attempts.withAttemptTimeout(httpRequest, settings.timeout, attempts.send(request.operation, httpRequest))
     )
-    const read = yield* withIdleTimeout(
-      mapPullError(yield* Stream.toPull(response.stream), transportError),
+    const read = yield* bodyReads(
+      response,
       settings.streamIdleTimeout,
       () => new TimeoutError({ phase: "stream-idle", timeout: settings.streamIdleTimeout, method: "POST", url })
     )

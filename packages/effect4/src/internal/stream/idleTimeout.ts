@@ -1,8 +1,9 @@
 /**
  * The idle timeout of a streamed body: its clock runs only while a read waits on the network, so a slow
- * consumer never makes a stream idle. Each read starts at once in a fiber of its own and, when the bytes are
- * already there (the usual case on a busy stream), ends before anything waits: the consumer takes its result
- * directly. A read that has to wait is joined, and one watchdog fiber per body (started by the first read
+ * consumer never makes a stream idle. A read whose bytes the transport says are already there runs in the
+ * consumer's fiber. Any other read starts at once in a fiber of its own and, when the bytes are already there
+ * (the usual case on a busy stream), ends before anything waits: the consumer takes its result directly. A
+ * read that has to wait is joined, and one watchdog fiber per body (started by the first read
  * that waits) sleeps until that read's deadline; when a read has waited that long, the watchdog interrupts
  * it and the read fails with the timeout's error, as does every read after it.
  *
@@ -25,7 +26,9 @@ import type * as Scope from "effect/Scope"
 export const withIdleTimeout = <A, E, E2>(
   read: Pull.Pull<A, E>,
   timeout: Duration.Duration,
-  onTimeout: () => E2
+  onTimeout: () => E2,
+  /** Whether `read` would end at once (its bytes are there): then it runs as it is, with no fiber. */
+  ready?: () => boolean
 ): Effect.Effect<Pull.Pull<A, E | E2>, never, Scope.Scope> =>
   Effect.gen(function*() {
     if (!Duration.isFinite(timeout)) return read
@@ -59,6 +62,7 @@ export const withIdleTimeout = <A, E, E2>(
     }
     return Effect.suspend((): Pull.Pull<A, E | E2> => {
       if (timedOut) return Effect.fail(onTimeout())
+      if (ready?.() === true) return read
       return Effect.flatMap(Effect.forkChild(read, { startImmediately: true }), (reader): Pull.Pull<A, E | E2> => {
         const done = reader.pollUnsafe()
         if (done !== undefined) return done

@@ -1,11 +1,9 @@
 /**
  * A Node `Readable` in paused mode as a pull: a read takes everything that has arrived since the last one,
  * and waits (one `Effect.callback`, no fiber, no queue) only when nothing has. Responses of
- * `studio-effect/undici` give their body through it.
- *
- * Measured reason (`npm run bench`, Node.js 24): the platform's `NodeStream.fromReadable` hands each chunk
- * to the stream through a queue filled by a `data` listener; reading the buffered bytes when the pull asks
- * costs no queue and takes every chunk that arrived in one read (see `bench/HISTORY.md`).
+ * `studio-effect/undici` give their body through it: as their `stream`, and to the client directly
+ * (`bodyPullOf`), so that its streams read the body with no `Stream` between and its idle watch needs no
+ * fiber for a read whose bytes are already there (`ready`).
  */
 import type { NonEmptyReadonlyArray } from "effect/Array"
 import * as Cause from "effect/Cause"
@@ -14,6 +12,18 @@ import type * as Pull from "effect/Pull"
 import type { Readable } from "node:stream"
 
 const ignore = () => {}
+
+/** @internal */
+export const ReadableBodyTypeId: unique symbol = Symbol.for("studio-effect/ReadableBody")
+
+/** A response that gives its body as a `ReadableBody` (once: the body is read by one reader). */
+export interface HasReadableBody<E> {
+  readonly [ReadableBodyTypeId]: () => ReadableBody<E>
+}
+
+/** The body of a response, when its transport gives it as a `ReadableBody`. */
+export const readableBodyOf = <E>(response: object): ReadableBody<E> | undefined =>
+  ReadableBodyTypeId in response ? (response as HasReadableBody<E>)[ReadableBodyTypeId]() : undefined
 
 /** The reads of `body`, and its release. */
 export class ReadableBody<E> {
@@ -37,6 +47,11 @@ export class ReadableBody<E> {
       this.resume = undefined
     })
   })
+
+  /** Whether a read now ends at once: bytes are buffered, or the body ended, failed or was released. */
+  get ready(): boolean {
+    return this.released || this.ending !== undefined || this.body.readableLength > 0
+  }
 
   /** What a read gives now, or `undefined` when it has to wait. */
   private take(): Pull.Pull<NonEmptyReadonlyArray<Uint8Array>, E> | undefined {
