@@ -35,6 +35,20 @@ describe("the package as published, Effect 4 line", () => {
     expect(runMainInstallLine).toBe("npm install @effect/platform-node@^4.1")
     // Effect 4's own types need `exports`: the older `node` resolution cannot see them, nor this package's
     expect(readme).toContain(moduleResolutionNote)
-    expect(Object.keys(packageJson.exports)).toEqual([".", "./reference", "./ai", "./promise", "./workflow"])
+    expect(Object.keys(packageJson.exports)).toEqual([
+      ".",
+      "./reference",
+      "./ai",
+      "./promise",
+      "./workflow",
+      "./undici"
+    ])
+  })
+
+  it("its optional entry, studio-effect/undici, needs undici", () => {
+    expect(Object.keys(packageJson.exports)).toContain("./undici")
+    expect(packageJson.peerDependenciesMeta["undici"]?.optional).toBe(true)
+    // undici 8 runs on the Node.js this line needs (22.19); the Effect 3 line takes undici 7
+    expect(packageJson.peerDependencies["undici"]).toMatch(/^\^8\./)
   })
 })
