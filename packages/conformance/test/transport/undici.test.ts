@@ -60,6 +60,40 @@ describe("UndiciHttpClient", () => {
       expect(JSON.parse(decoder.decode(buffer))).toEqual({ method: "POST", body: "" })
     }).pipe(Effect.provide(UndiciHttpClient.layer)))
 
+  it.live("sends bytes, a form and URL parameters, and reads a form and URL parameters back", () =>
+    Effect.gen(function*() {
+      const server = yield* testServer((request) =>
+        request.url === "/form"
+          ? { headers: { "content-type": "application/x-www-form-urlencoded" }, body: "a=1&b=two%20words" }
+          : { json: { type: request.headers["content-type"] ?? "", body: request.body } }
+      )
+      const client = yield* HttpClient.HttpClient
+      const echo = (body: (request: HttpClientRequest.HttpClientRequest) => HttpClientRequest.HttpClientRequest) =>
+        Effect.flatMap(client.execute(HttpClientRequest.post(`${server.url}/echo`).pipe(body)), (r) => r.json)
+
+      const bytes = yield* echo(HttpClientRequest.bodyUint8Array(new TextEncoder().encode("bytes"), "x/bytes"))
+      expect(bytes).toEqual({ type: "x/bytes", body: "bytes" })
+
+      const params = yield* echo(HttpClientRequest.bodyUrlParams({ q: "a b", n: "1" }))
+      expect(params).toEqual({ type: "application/x-www-form-urlencoded", body: "q=a+b&n=1" })
+
+      const form = new FormData()
+      form.append("field", "value")
+      form.append("file", new Blob(["content"], { type: "text/plain" }), "a.txt")
+      const multipart = (yield* echo(HttpClientRequest.bodyFormData(form))) as { type: string; body: string }
+      const boundary = /^multipart\/form-data; boundary=(.+)$/.exec(multipart.type)?.[1]
+      expect(boundary).toBeDefined()
+      expect(multipart.body).toContain(`--${boundary}\r\nContent-Disposition: form-data; name="field"\r\n\r\nvalue`)
+      expect(multipart.body).toContain(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.txt"\r\nContent-Type: text/plain\r\n\r\ncontent`
+      )
+
+      const answered = yield* client.get(`${server.url}/form`)
+      expect([...(yield* answered.urlParamsBody)]).toEqual([["a", "1"], ["b", "two words"]])
+      const again = yield* client.get(`${server.url}/form`)
+      expect([...(yield* again.formData).entries()]).toEqual([["a", "1"], ["b", "two words"]])
+    }).pipe(Effect.provide(UndiciHttpClient.layer)))
+
   it.live("a redirect is returned, not followed", () =>
     Effect.gen(function*() {
       const server = yield* testServer(() => ({ status: 302, headers: { location: "http://127.0.0.1:1/elsewhere" } }))
@@ -73,6 +107,14 @@ describe("UndiciHttpClient", () => {
     Effect.gen(function*() {
       const error = yield* Effect.flip(HttpClient.get("http://127.0.0.1:1/nothing"))
       expect(httpClientFailure(error)).toEqual({ of: "request", reason: "Transport" })
+    }).pipe(Effect.provide(UndiciHttpClient.layer)))
+
+  it.live("an answer that is not JSON is a failure of the response, of its decoding", () =>
+    Effect.gen(function*() {
+      const server = yield* testServer(() => ({ body: "{not json" }))
+      const response = yield* HttpClient.get(`${server.url}/broken`)
+      const error = yield* Effect.flip(response.json)
+      expect(httpClientFailure(error)).toEqual({ of: "response", reason: "Decode" })
     }).pipe(Effect.provide(UndiciHttpClient.layer)))
 
   it.live("interrupting a request waiting for its answer closes its socket", () =>
