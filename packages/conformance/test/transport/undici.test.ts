@@ -1,8 +1,9 @@
 /**
  * `studio-effect/undici` as an `HttpClient` of its own, over a real socket on 127.0.0.1: what any user of
- * the platform's interface gets from it (bodies of every kind both ways, headers, cookies, redirects
- * returned, failures typed, interruption releasing the socket). The client's own use of it runs through the
- * whole fault matrix, the bounds and the fiber counts (the suite's `reliability/` and `fibers.test.ts`).
+ * the platform's interface gets from it (bodies of every kind both ways, headers, URL parameters but never a
+ * fragment, cookies, redirects returned, failures typed, interruption releasing the socket). The client's own
+ * use of it runs through the whole fault matrix, the bounds and the fiber counts (the suite's `reliability/`
+ * and `fibers.test.ts`).
  */
 import {
   callback,
@@ -92,6 +93,21 @@ describe("UndiciHttpClient", () => {
       expect([...(yield* answered.urlParamsBody)]).toEqual([["a", "1"], ["b", "two words"]])
       const again = yield* client.get(`${server.url}/form`)
       expect([...(yield* again.formData).entries()]).toEqual([["a", "1"], ["b", "two words"]])
+    }).pipe(Effect.provide(UndiciHttpClient.layer)))
+
+  it.live("sends the request's method, headers and URL parameters, never its fragment", () =>
+    Effect.gen(function*() {
+      const server = yield* testServer(() => ({ json: {} }))
+      const client = yield* HttpClient.HttpClient
+      const request = HttpClientRequest.put(`${server.url}/path?a=1#fragment`).pipe(
+        HttpClientRequest.setUrlParam("b", "two words"),
+        HttpClientRequest.setHeader("x-custom", "value")
+      )
+      const response = yield* client.execute(request)
+      expect(response.status).toBe(200)
+      expect(server.requests[0]?.method).toBe("PUT")
+      expect(server.requests[0]?.url).toBe("/path?a=1&b=two+words")
+      expect(server.requests[0]?.headers["x-custom"]).toBe("value")
     }).pipe(Effect.provide(UndiciHttpClient.layer)))
 
   it.live("a redirect is returned, not followed", () =>
