@@ -44,4 +44,11 @@ describe("the package as published, Effect 4 line", () => {
       "./undici"
     ])
   })
+
+  it("its optional entry, studio-effect/undici, needs undici", () => {
+    expect(Object.keys(packageJson.exports)).toContain("./undici")
+    expect(packageJson.peerDependenciesMeta["undici"]?.optional).toBe(true)
+    // undici 8 runs on the Node.js this line needs (22.19); the Effect 3 line takes undici 7
+    expect(packageJson.peerDependencies["undici"]).toMatch(/^\^8\./)
+  })
 })

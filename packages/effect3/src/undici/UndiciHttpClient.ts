@@ -113,8 +113,12 @@ const bodyOf = (body: HttpBody.HttpBody): Effect.Effect<RequestBody> => {
       return Effect.succeed(body.body)
     case "Raw":
       return Effect.succeed(body.body as RequestBody)
-    case "FormData":
-      return Effect.succeed(body.formData as Undici.FormData)
+    case "FormData": {
+      // the global FormData is Node's own undici's, which this undici's dispatcher cannot send
+      const form = new Undici.FormData()
+      for (const [name, value] of body.formData) form.append(name, value)
+      return Effect.succeed(form)
+    }
     case "Stream":
       return Effect.map(Stream.toAsyncIterableEffect(body.stream), (iterable) => Readable.from(iterable))
   }
@@ -186,7 +190,12 @@ class UndiciResponse extends Inspectable.Class implements HttpClientResponse.Htt
   }
 
   get formData(): Effect.Effect<FormData, HttpClientError.ResponseError> {
-    return this.whole((body) => body.formData() as Promise<FormData>)
+    // undici's body gives no form data: the platform's `Response` parses it, by the answer's content type
+    return Effect.flatMap(this.arrayBuffer, (bytes) =>
+      Effect.tryPromise({
+        try: () => new globalThis.Response(bytes, { headers: this.headers }).formData(),
+        catch: (cause) => this.decodeError(cause)
+      }))
   }
 
   get urlParamsBody(): Effect.Effect<UrlParams.UrlParams, HttpClientError.ResponseError> {

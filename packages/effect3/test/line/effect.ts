@@ -5,7 +5,9 @@
  */
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
+import * as HttpBody from "@effect/platform/HttpBody"
 import type * as HttpClient from "@effect/platform/HttpClient"
+import type * as HttpClientError from "@effect/platform/HttpClientError"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import * as Cause from "effect/Cause"
 import * as Chunk from "effect/Chunk"
@@ -24,6 +26,7 @@ export * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 export * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 export * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 export * as FetchHttpClient from "@effect/platform/FetchHttpClient"
+export * as HttpBody from "@effect/platform/HttpBody"
 export * as HttpClient from "@effect/platform/HttpClient"
 export * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 export * as HttpClientResponse from "@effect/platform/HttpClientResponse"
@@ -148,6 +151,20 @@ export const transportLayers: ReadonlyArray<readonly [string, Layer.Layer<HttpCl
   ["NodeHttpClient.layerUndici", NodeHttpClient.layerUndici],
   ["UndiciHttpClient", UndiciHttpClient.layer]
 ]
+
+/** `studio-effect/undici`'s `HttpClient` over undici (its module `UndiciHttpClient`: `make`, `layer`). */
+export { UndiciHttpClient }
+
+/** A request body of JSON (which cannot fail for the values tests send). */
+export const jsonBody = (body: unknown): HttpBody.HttpBody => HttpBody.unsafeJson(body)
+
+/** A failure of the platform's `HttpClient`: of the request or of its response, and why (`Transport`, `Decode`, ...). */
+export const httpClientFailure = (
+  error: HttpClientError.HttpClientError
+): { readonly of: "request" | "response"; readonly reason: string } => ({
+  of: error._tag === "RequestError" ? "request" : "response",
+  reason: error.reason
+})
 
 /** On this line the tests keep Node's own dispatcher for `fetch`, as they always have. */
 export const fetchOverUndiciAgent = (): void => {}

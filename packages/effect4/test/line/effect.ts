@@ -10,7 +10,9 @@ import * as Effect from "effect/Effect"
 import type * as Exit from "effect/Exit"
 import type * as Fiber from "effect/Fiber"
 import * as FetchHttpClient from "effect/http/FetchHttpClient"
+import * as HttpBody from "effect/http/HttpBody"
 import type * as HttpClient from "effect/http/HttpClient"
+import type * as HttpClientError from "effect/http/HttpClientError"
 import * as HttpClientRequest from "effect/http/HttpClientRequest"
 import * as Layer from "effect/Layer"
 import * as Result from "effect/Result"
@@ -33,6 +35,7 @@ export * as Effect from "effect/Effect"
 export * as Exit from "effect/Exit"
 export * as Fiber from "effect/Fiber"
 export * as FetchHttpClient from "effect/http/FetchHttpClient"
+export * as HttpBody from "effect/http/HttpBody"
 export * as HttpClient from "effect/http/HttpClient"
 export * as HttpClientRequest from "effect/http/HttpClientRequest"
 export * as HttpClientResponse from "effect/http/HttpClientResponse"
@@ -135,6 +138,21 @@ export const transportLayers: ReadonlyArray<readonly [string, Layer.Layer<HttpCl
   ["NodeHttpClient.layerUndici", NodeHttpClient.layerUndici],
   ["UndiciHttpClient", UndiciHttpClient.layer]
 ]
+
+/** `studio-effect/undici`'s `HttpClient` over undici (its module `UndiciHttpClient`: `make`, `layer`). */
+export { UndiciHttpClient }
+
+/** A request body of JSON (which cannot fail for the values tests send). */
+export const jsonBody = (body: unknown): HttpBody.HttpBody => HttpBody.jsonUnsafe(body)
+
+/** A failure of the platform's `HttpClient`: of the request or of its response, and why (`Transport`, `Decode`, ...). */
+export const httpClientFailure = (
+  error: HttpClientError.HttpClientError
+): { readonly of: "request" | "response"; readonly reason: string } => ({
+  // the reasons of a response's failure carry the response
+  of: "response" in error.reason ? "response" : "request",
+  reason: error.reason._tag.replace(/Error$/, "")
+})
 
 /**
  * `fetch` sends through undici's `Agent` (the `undici` package of `@effect/platform-node`), as its global

@@ -1,30 +1,39 @@
 /**
  * `studio-effect/undici` as an `HttpClient` of its own, over a real socket on 127.0.0.1: what any user of
- * the platform's interface gets from it (bodies of every kind both ways, headers, cookies, redirects
- * returned, failures typed, interruption releasing the socket). The client's own use of it runs through the
- * whole fault matrix, the bounds and the fiber counts (the conformance suite's `reliability/` and `fibers.test.ts`).
+ * the platform's interface gets from it (bodies of every kind both ways, headers, URL parameters but never a
+ * fragment, cookies, redirects returned, failures typed, interruption releasing the socket). The client's own
+ * use of it runs through the whole fault matrix, the bounds and the fiber counts (the suite's `reliability/`
+ * and `fibers.test.ts`).
  */
-import * as HttpBody from "@effect/platform/HttpBody"
-import * as HttpClient from "@effect/platform/HttpClient"
-import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
-import { describe, expect, it } from "@effect/vitest"
-import * as Chunk from "effect/Chunk"
-import * as Effect from "effect/Effect"
-import * as Fiber from "effect/Fiber"
-import * as Layer from "effect/Layer"
-import * as Redacted from "effect/Redacted"
-import * as Stream from "effect/Stream"
+import {
+  callback,
+  collect,
+  describe,
+  Effect,
+  expect,
+  Fiber,
+  fork,
+  HttpBody,
+  HttpClient,
+  httpClientFailure,
+  HttpClientRequest,
+  it,
+  jsonBody,
+  Layer,
+  Redacted,
+  Stream,
+  UndiciHttpClient
+} from "@studio-effect/line"
 import * as http from "node:http"
 import type { AddressInfo, Socket } from "node:net"
-import { waitUntil } from "../../conformance/test/support/clock.js"
-import { testServer } from "../../conformance/test/support/testServer.js"
-import { Chat, StudioClient } from "../src/index.js"
-import { UndiciHttpClient } from "../src/undici/index.js"
+import { Chat, StudioClient } from "studio-effect"
+import { waitUntil } from "../support/clock.js"
+import { testServer } from "../support/testServer.js"
 
 const decoder = new TextDecoder()
 
 describe("UndiciHttpClient", () => {
-  it.scopedLive("sends every kind of body and reads the answer as text, JSON, bytes and a stream", () =>
+  it.live("sends every kind of body and reads the answer as text, JSON, bytes and a stream", () =>
     Effect.gen(function*() {
       const server = yield* testServer((request) => ({
         headers: { "set-cookie": "session=abc; Path=/", "x-echo": request.headers["content-type"] ?? "" },
@@ -34,7 +43,7 @@ describe("UndiciHttpClient", () => {
       const post = (body: HttpBody.HttpBody) =>
         client.execute(HttpClientRequest.post(`${server.url}/echo`).pipe(HttpClientRequest.setBody(body)))
 
-      const json = yield* Effect.flatMap(post(HttpBody.unsafeJson({ a: 1 })), (response) => response.json)
+      const json = yield* Effect.flatMap(post(jsonBody({ a: 1 })), (response) => response.json)
       expect(json).toEqual({ method: "POST", body: "{\"a\":1}" })
 
       const text = yield* post(HttpBody.text("plain", "text/plain"))
@@ -44,15 +53,64 @@ describe("UndiciHttpClient", () => {
       expect(JSON.parse(yield* text.text)).toEqual({ method: "POST", body: "plain" })
 
       const streamed = yield* post(HttpBody.stream(Stream.make("st", "re", "am").pipe(Stream.encodeText)))
-      const bytes = yield* Stream.runCollect(streamed.stream)
-      const whole = Chunk.toReadonlyArray(bytes).map((part) => decoder.decode(part)).join("")
+      const bytes = yield* collect(streamed.stream)
+      const whole = bytes.map((part) => decoder.decode(part)).join("")
       expect(JSON.parse(whole)).toEqual({ method: "POST", body: "stream" })
 
       const buffer = yield* Effect.flatMap(post(HttpBody.empty), (response) => response.arrayBuffer)
       expect(JSON.parse(decoder.decode(buffer))).toEqual({ method: "POST", body: "" })
     }).pipe(Effect.provide(UndiciHttpClient.layer)))
 
-  it.scopedLive("a redirect is returned, not followed", () =>
+  it.live("sends bytes, a form and URL parameters, and reads a form and URL parameters back", () =>
+    Effect.gen(function*() {
+      const server = yield* testServer((request) =>
+        request.url === "/form"
+          ? { headers: { "content-type": "application/x-www-form-urlencoded" }, body: "a=1&b=two%20words" }
+          : { json: { type: request.headers["content-type"] ?? "", body: request.body } }
+      )
+      const client = yield* HttpClient.HttpClient
+      const echo = (body: (request: HttpClientRequest.HttpClientRequest) => HttpClientRequest.HttpClientRequest) =>
+        Effect.flatMap(client.execute(HttpClientRequest.post(`${server.url}/echo`).pipe(body)), (r) => r.json)
+
+      const bytes = yield* echo(HttpClientRequest.bodyUint8Array(new TextEncoder().encode("bytes"), "x/bytes"))
+      expect(bytes).toEqual({ type: "x/bytes", body: "bytes" })
+
+      const params = yield* echo(HttpClientRequest.bodyUrlParams({ q: "a b", n: "1" }))
+      expect(params).toEqual({ type: "application/x-www-form-urlencoded", body: "q=a+b&n=1" })
+
+      const form = new FormData()
+      form.append("field", "value")
+      form.append("file", new Blob(["content"], { type: "text/plain" }), "a.txt")
+      const multipart = (yield* echo(HttpClientRequest.bodyFormData(form))) as { type: string; body: string }
+      const boundary = /^multipart\/form-data; boundary=(.+)$/.exec(multipart.type)?.[1]
+      expect(boundary).toBeDefined()
+      expect(multipart.body).toContain(`--${boundary}\r\nContent-Disposition: form-data; name="field"\r\n\r\nvalue`)
+      expect(multipart.body).toContain(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.txt"\r\nContent-Type: text/plain\r\n\r\ncontent`
+      )
+
+      const answered = yield* client.get(`${server.url}/form`)
+      expect([...(yield* answered.urlParamsBody)]).toEqual([["a", "1"], ["b", "two words"]])
+      const again = yield* client.get(`${server.url}/form`)
+      expect([...(yield* again.formData).entries()]).toEqual([["a", "1"], ["b", "two words"]])
+    }).pipe(Effect.provide(UndiciHttpClient.layer)))
+
+  it.live("sends the request's method, headers and URL parameters, never its fragment", () =>
+    Effect.gen(function*() {
+      const server = yield* testServer(() => ({ json: {} }))
+      const client = yield* HttpClient.HttpClient
+      const request = HttpClientRequest.put(`${server.url}/path?a=1#fragment`).pipe(
+        HttpClientRequest.setUrlParam("b", "two words"),
+        HttpClientRequest.setHeader("x-custom", "value")
+      )
+      const response = yield* client.execute(request)
+      expect(response.status).toBe(200)
+      expect(server.requests[0]?.method).toBe("PUT")
+      expect(server.requests[0]?.url).toBe("/path?a=1&b=two+words")
+      expect(server.requests[0]?.headers["x-custom"]).toBe("value")
+    }).pipe(Effect.provide(UndiciHttpClient.layer)))
+
+  it.live("a redirect is returned, not followed", () =>
     Effect.gen(function*() {
       const server = yield* testServer(() => ({ status: 302, headers: { location: "http://127.0.0.1:1/elsewhere" } }))
       const response = yield* HttpClient.get(`${server.url}/moved`)
@@ -61,23 +119,30 @@ describe("UndiciHttpClient", () => {
       expect(server.requests).toHaveLength(1)
     }).pipe(Effect.provide(UndiciHttpClient.layer)))
 
-  it.scopedLive("a refused connection is a RequestError of the transport", () =>
+  it.live("a refused connection is a failure of the request, of its transport", () =>
     Effect.gen(function*() {
       const error = yield* Effect.flip(HttpClient.get("http://127.0.0.1:1/nothing"))
-      expect(error._tag).toBe("RequestError")
-      if (error._tag === "RequestError") expect(error.reason).toBe("Transport")
+      expect(httpClientFailure(error)).toEqual({ of: "request", reason: "Transport" })
     }).pipe(Effect.provide(UndiciHttpClient.layer)))
 
-  it.scopedLive("interrupting a request waiting for its answer closes its socket", () =>
+  it.live("an answer that is not JSON is a failure of the response, of its decoding", () =>
+    Effect.gen(function*() {
+      const server = yield* testServer(() => ({ body: "{not json" }))
+      const response = yield* HttpClient.get(`${server.url}/broken`)
+      const error = yield* Effect.flip(response.json)
+      expect(httpClientFailure(error)).toEqual({ of: "response", reason: "Decode" })
+    }).pipe(Effect.provide(UndiciHttpClient.layer)))
+
+  it.live("interrupting a request waiting for its answer closes its socket", () =>
     Effect.gen(function*() {
       const server = yield* testServer(() => ({ chunks: [], end: false }))
-      const fiber = yield* Effect.fork(HttpClient.get(`${server.url}/slow`).pipe(Effect.flatMap((r) => r.text)))
+      const fiber = yield* fork(HttpClient.get(`${server.url}/slow`).pipe(Effect.flatMap((r) => r.text)))
       yield* waitUntil(() => server.requests.length === 1)
       yield* Fiber.interrupt(fiber)
       yield* waitUntil(() => server.closedSockets() === 1)
     }).pipe(Effect.provide(UndiciHttpClient.layer)))
 
-  it.scopedLive("a body stream left early releases its socket", () =>
+  it.live("a body stream left early releases its socket", () =>
     Effect.gen(function*() {
       const server = yield* testServer(() => ({ chunks: ["first ", "second"], end: false }))
       const response = yield* HttpClient.get(`${server.url}/open`)
@@ -94,7 +159,7 @@ describe("UndiciHttpClient", () => {
       )
     const request = { model: "fpmodel-mini", messages: [{ role: "user" as const, content: "Hi" }] }
 
-    it.scopedLive("an answer whose body never ends: TimeoutError (attempt), socket closed", () =>
+    it.live("an answer whose body never ends: TimeoutError (attempt), socket closed", () =>
       Effect.gen(function*() {
         const server = yield* testServer(() => ({ status: 200, chunks: ["{\"id\":"], end: false }))
         const error = yield* Chat.create(request).pipe(Effect.provide(client(server.url)), Effect.flip)
@@ -103,13 +168,13 @@ describe("UndiciHttpClient", () => {
         yield* waitUntil(() => server.closedSockets() === 1)
       }))
 
-    it.scopedLive("a stream whose headers never come: TimeoutError (attempt), socket closed", () =>
+    it.live("a stream whose headers never come: TimeoutError (attempt), socket closed", () =>
       Effect.gen(function*() {
         const sockets: Array<Socket> = []
         const silent = http.createServer(() => {})
         silent.on("connection", (socket) => sockets.push(socket))
         yield* Effect.acquireRelease(
-          Effect.async<void>((resume) => {
+          callback<void>((resume) => {
             silent.listen(0, "127.0.0.1", () => resume(Effect.void))
           }),
           () => Effect.sync(() => silent.close())
@@ -124,7 +189,7 @@ describe("UndiciHttpClient", () => {
         yield* waitUntil(() => sockets.length === 1 && sockets[0]!.destroyed)
       }))
 
-    it.scopedLive("a stream idle past its idle timeout on the live clock: TimeoutError (stream-idle), socket closed", () =>
+    it.live("a stream idle past its idle timeout on the live clock: TimeoutError (stream-idle), socket closed", () =>
       Effect.gen(function*() {
         const role = JSON.stringify({ id: "c", choices: [{ index: 0, delta: { role: "assistant" } }] })
         const server = yield* testServer(() => ({ chunks: [`data: ${role}\n\n`], end: false }))
@@ -139,7 +204,7 @@ describe("UndiciHttpClient", () => {
         yield* waitUntil(() => server.closedSockets() === 1)
       }))
 
-    it.scopedLive("an answer within the timeout is not affected by it, and the timer is cleared", () =>
+    it.live("an answer within the timeout is not affected by it, and the timer is cleared", () =>
       Effect.gen(function*() {
         const server = yield* testServer(() => ({
           json: {
