@@ -2,7 +2,7 @@
  * A Node `Readable` in paused mode as a pull: a read takes everything that has arrived since the last one,
  * and waits (one `Effect.callback`, no fiber, no queue) only when nothing has. Responses of
  * `studio-effect/undici` give their body through it: as their `stream`, and to the client directly
- * (`bodyPullOf`), so that its streams read the body with no `Stream` between and its idle watch needs no
+ * (`bodyReads`), so that its streams read the body with no `Stream` between and its idle watch needs no
  * fiber for a read whose bytes are already there (`ready`).
  */
 import type { NonEmptyReadonlyArray } from "effect/Array"
