@@ -24,7 +24,7 @@ import {
 import { Batches, BatchSchema, StudioError } from "studio-effect"
 import * as Reference from "studio-effect/reference"
 import { DurableBatches } from "studio-effect/workflow"
-import { advanceBy, advanceUntil } from "../support/clock.js"
+import { advanceBy, advanceUntil, waitUntil } from "../support/clock.js"
 
 const encoder = new TextEncoder()
 
@@ -99,6 +99,8 @@ describe("DurableBatches on the in-memory workflow engine", () => {
   it.effect("a batch is created once per workflow key, replays included, and waited on until COMPLETED", () =>
     Effect.gen(function*() {
       const first = yield* CreateWorkflow.execute({ key: "nightly-1", customIds: ["a", "b", "c"] }).pipe(fork)
+      // the clock moves once the handler runs: the engine derives the execution's id off the event loop
+      yield* waitUntil(() => service.state.executions > 0 || isDone(first))
       yield* advanceUntil(() => isDone(first), "10 minutes", 100)
       const batch = yield* Fiber.join(first)
       assert.strictEqual(batch.status, "COMPLETED")
@@ -113,7 +115,9 @@ describe("DurableBatches on the in-memory workflow engine", () => {
       assert.strictEqual(again.id, batch.id)
       assert.strictEqual((yield* createdBatches).length, 1)
 
+      const executions = service.state.executions
       const other = yield* CreateWorkflow.execute({ key: "nightly-2", customIds: ["d"] }).pipe(fork)
+      yield* waitUntil(() => service.state.executions > executions || isDone(other))
       yield* advanceUntil(() => isDone(other), "10 minutes", 100)
       const second = yield* Fiber.join(other)
       assert.notStrictEqual(second.id, batch.id)

@@ -27,7 +27,7 @@ import * as fc from "fast-check"
 import { Chat, type ChatSchema, type StudioClient, StudioError } from "studio-effect"
 import * as Reference from "studio-effect/reference"
 import { DurableChat } from "studio-effect/workflow"
-import { advanceUntil } from "../support/clock.js"
+import { advanceUntil, waitUntil } from "../support/clock.js"
 import { question, weather } from "../support/weather.js"
 
 /** What the loop needs inside a workflow's handler. */
@@ -68,10 +68,16 @@ const durableLoop = <E extends { readonly _tag: string }>(
       return yield* Effect.fail({ failed: result.failure._tag })
     })
   ).pipe(Layer.provideMerge(WorkflowEngine.layerMemory), Layer.provideMerge(client))
-  /** Executes the workflow of `key` to its end, advancing the clock past the handler's sleep. */
+  /**
+   * Executes the workflow of `key` to its end, advancing the clock past the handler's sleep. The clock moves
+   * only once the handler has started: the engine derives the execution's id off the event loop (a digest on
+   * Effect 4), so how many turns that takes is not the test's to bound.
+   */
   const execute = (key: string) =>
     Effect.gen(function*() {
+      const started = state.executions
       const fiber = yield* LoopWorkflow.execute({ key }).pipe(outcome, fork)
+      yield* waitUntil(() => state.executions > started || isDone(fiber))
       yield* advanceUntil(() => isDone(fiber), "10 minutes", 100)
       return yield* Fiber.join(fiber)
     })
