@@ -139,11 +139,15 @@ describe("attempt timeouts on the live clock", () => {
     }]
   ]
   for (const transport of transportNames) {
-    for (const [late, handler] of stalls) {
+    for (const [late, stall] of stalls) {
       it.live(`${late} later than the timeout: TimeoutError of the attempt, socket released, over ${transport}`, () =>
         Effect.scoped(Effect.gen(function*() {
-          const server = yield* hostileServer(handler)
-          const layer = clientLayer(server.url, transport, { timeout: "30 millis", maxRetries: 0 })
+          // a call answered in full first, to another server: the transport is loaded and warm, so that the
+          // timed attempt's request reaches the server well within its timeout however busy the machine is
+          const warm = yield* hostileServer(answer)
+          yield* Effect.provide(Chat.create(chatRequest), clientLayer(warm.url, transport))
+          const server = yield* hostileServer(stall)
+          const layer = clientLayer(server.url, transport, { timeout: "100 millis", maxRetries: 0 })
           const exit = yield* Effect.exit(Effect.provide(Chat.create(chatRequest), layer))
           const failure = failureOf(exit)
           expect(failure._tag).toBe("TimeoutError")

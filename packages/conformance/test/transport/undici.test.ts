@@ -9,6 +9,7 @@ import {
   callback,
   collect,
   describe,
+  type DurationInput,
   Effect,
   expect,
   Fiber,
@@ -152,8 +153,12 @@ describe("UndiciHttpClient", () => {
     }).pipe(Effect.provide(UndiciHttpClient.layer)))
 
   describe("the client's attempt timeout on the live clock: a timer that aborts the request, no fiber", () => {
-    const client = (url: string) =>
-      StudioClient.layer({ apiKey: Redacted.make("sk-test"), baseUrl: url, timeout: "50 millis", maxRetries: 0 }).pipe(
+    /**
+     * The client with an attempt timeout of `timeout`: long enough for the request to reach a server on a busy
+     * machine (the tests see its socket closed), short enough for a test.
+     */
+    const client = (url: string, timeout: DurationInput = "200 millis") =>
+      StudioClient.layer({ apiKey: Redacted.make("sk-test"), baseUrl: url, timeout, maxRetries: 0 }).pipe(
         Layer.provide(UndiciHttpClient.layer),
         Layer.orDie
       )
@@ -213,7 +218,7 @@ describe("UndiciHttpClient", () => {
             usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 }
           }
         }))
-        const completion = yield* Chat.create(request).pipe(Effect.provide(client(server.url)))
+        const completion = yield* Chat.create(request).pipe(Effect.provide(client(server.url, "10 seconds")))
         expect(completion.choices[0]!.message.content).toBe("ok")
       }))
   })
