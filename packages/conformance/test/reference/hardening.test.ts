@@ -120,23 +120,39 @@ describe("bodies over the size limit get 413 (in memory)", () => {
     }).pipe(Effect.provide(Reference.layer())))
 })
 
-/** Sends a raw request over a socket, writing the body in chunks without a content-length until answered. */
+/**
+ * Sends a raw request over a socket, writing the body in chunks without a content-length until answered.
+ * A client still writing when the server answers and closes can have its connection reset before it has
+ * read the answer (TCP then drops what it had received): that attempt fails, and `answeredOverSocket` tries
+ * again.
+ */
 const chunkedUntilAnswered = (url: string, path: string) =>
-  callback<{ readonly answer: Answer; readonly written: number }>((resume) => {
+  callback<{ readonly answer: Answer; readonly written: number }, Error>((resume) => {
     const chunk = Buffer.alloc(64 * 1024, 32)
     let written = 0
     let answered = false
+    let settled = false
     const request = http.request(`${url}${path}`, {
       method: "POST",
       headers: { authorization: "Bearer k", "content-type": "application/json", "transfer-encoding": "chunked" }
     })
+    const settle = (result: Effect.Effect<{ readonly answer: Answer; readonly written: number }, Error>) => {
+      if (settled) return
+      settled = true
+      resume(result)
+    }
+    const reset = (error: Error) => {
+      request.destroy()
+      settle(Effect.fail(error))
+    }
     const pump = () => {
       while (!answered && written < 64 * MiB) {
         written += chunk.length
         if (!request.write(chunk)) return void request.once("drain", pump)
       }
     }
-    request.on("error", () => {}) // the server closes after answering; only the answer matters
+    // once answered, a failed write is the server closing after its answer: only the answer matters
+    request.on("error", (error) => answered || reset(error))
     request.on("response", (response) => {
       answered = true
       let text = ""
@@ -144,16 +160,21 @@ const chunkedUntilAnswered = (url: string, path: string) =>
       response.on("data", (part) => (text += part))
       response.on("end", () => {
         const headers = Object.fromEntries(Object.entries(response.headers).map(([k, v]) => [k, String(v)]))
-        resume(
+        settle(
           Effect.succeed({
             answer: { status: response.statusCode ?? 0, headers, text, json: JSON.parse(text) },
             written
           })
         )
       })
+      response.on("close", () => reset(new Error("the connection closed before the answer's end")))
     })
     pump()
+    return Effect.sync(() => request.destroy())
   })
+
+/** `chunkedUntilAnswered`, tried at most three times. */
+const answeredOverSocket = (url: string, path: string) => Effect.retry(chunkedUntilAnswered(url, path), { times: 2 })
 
 describe("bodies over the size limit get 413 over a socket", () => {
   layer(Layer.empty)((it) => {
@@ -171,7 +192,7 @@ describe("bodies over the size limit get 413 over a socket", () => {
         expect(yield* Effect.promise(() => declared.json())).toEqual({
           detail: `Request body too large: the limit is ${MiB} bytes.`
         })
-        const { answer, written } = yield* chunkedUntilAnswered(server.url, chatPath)
+        const { answer, written } = yield* answeredOverSocket(server.url, chatPath)
         isTooLarge(answer)
         expect(answer.headers["connection"]).toBe("close")
         // the client stopped writing as soon as it was answered: far short of its 64 MiB
@@ -192,7 +213,7 @@ describe("bodies over the size limit get 413 over a socket", () => {
     it.effect("Reference.serve with maxBodyBytes: chunked past the limit is 413", () =>
       Effect.gen(function*() {
         const { port } = nodeServer.address() as AddressInfo
-        const { answer } = yield* chunkedUntilAnswered(`http://127.0.0.1:${port}`, "/studio/v1/assistants")
+        const { answer } = yield* answeredOverSocket(`http://127.0.0.1:${port}`, "/studio/v1/assistants")
         isTooLarge(answer, 4096)
       }))
   })
