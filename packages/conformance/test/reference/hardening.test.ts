@@ -131,19 +131,13 @@ const chunkedUntilAnswered = (url: string, path: string) =>
     const chunk = Buffer.alloc(64 * 1024, 32)
     let written = 0
     let answered = false
-    let settled = false
     const request = http.request(`${url}${path}`, {
       method: "POST",
       headers: { authorization: "Bearer k", "content-type": "application/json", "transfer-encoding": "chunked" }
     })
-    const settle = (result: Effect.Effect<{ readonly answer: Answer; readonly written: number }, Error>) => {
-      if (settled) return
-      settled = true
-      resume(result)
-    }
     const reset = (error: Error) => {
       request.destroy()
-      settle(Effect.fail(error))
+      resume(Effect.fail(error))
     }
     const pump = () => {
       while (!answered && written < 64 * MiB) {
@@ -160,14 +154,14 @@ const chunkedUntilAnswered = (url: string, path: string) =>
       response.on("data", (part) => (text += part))
       response.on("end", () => {
         const headers = Object.fromEntries(Object.entries(response.headers).map(([k, v]) => [k, String(v)]))
-        settle(
+        resume(
           Effect.succeed({
             answer: { status: response.statusCode ?? 0, headers, text, json: JSON.parse(text) },
             written
           })
         )
       })
-      response.on("close", () => reset(new Error("the connection closed before the answer's end")))
+      response.on("close", () => response.complete || reset(new Error("the connection closed before the answer's end")))
     })
     pump()
     return Effect.sync(() => request.destroy())
