@@ -23,7 +23,7 @@ export default defineConfig({
   test: {
     dir: path(".."),
     include: ["effect3/test/**/*.test.ts", "conformance/test/**/*.test.ts"],
-    globalSetup: ["test/support/build.ts"],
+    globalSetup: ["test/support/build.ts", "../conformance/test/support/realClients.ts"],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: "forks",

@@ -44,6 +44,7 @@ import { root as repositoryRoot } from "../../../scripts/guides.mjs"
 import { expectOneLineFailure } from "./support/oneLineFailure.js"
 import { packageFile } from "./support/packageFile.js"
 import { emitRunnable, runNode } from "./support/runnable.js"
+import { lineCompilerOptions, typeCheck } from "./support/typeCheck.js"
 
 const samplesDir = join(packageDir, ".docs-samples")
 
@@ -115,16 +116,10 @@ const fileOf = (block: Block) =>
 const nameOf = (block: Block) => `${block.source}:${block.line}`
 
 /** The line's compiler options, with `studio-effect` mapped to the sources. */
-const compilerOptions = (): ts.CompilerOptions => {
-  const parsed = ts.getParsedCommandLineOfConfigFile(join(packageDir, "tsconfig.json"), {}, {
-    ...ts.sys,
-    onUnRecoverableConfigFileDiagnostic: (diagnostic) => {
-      throw new Error(ts.flattenDiagnosticMessageText(diagnostic.messageText, "\n"))
-    }
-  })
-  if (parsed === undefined) throw new Error("tsconfig.json could not be read")
-  return { ...parsed.options, noEmit: true, moduleDetection: ts.ModuleDetectionKind.Force }
-}
+const compilerOptions = (): ts.CompilerOptions => ({
+  ...lineCompilerOptions(),
+  moduleDetection: ts.ModuleDetectionKind.Force
+})
 
 /** vitest's aliases for the tsconfig's `paths`, for blocks that are test files. */
 const aliases = (options: ts.CompilerOptions) =>
@@ -185,19 +180,8 @@ beforeAll(async () => {
         .join(", ")
     }] } }\n`
   )
-  const program = ts.createProgram(programs.map(fileOf), options)
-  diagnostics = new Map(programs.map((block) => {
-    const file = program.getSourceFile(fileOf(block))!
-    const found = ts.getPreEmitDiagnostics(program, file)
-    return [
-      nameOf(block),
-      ts.formatDiagnostics(found, {
-        getCanonicalFileName: (name) => name,
-        getCurrentDirectory: () => packageDir,
-        getNewLine: () => "\n"
-      })
-    ]
-  }))
+  const checked = await typeCheck(programs.map(fileOf), { compilerOptions: options })
+  diagnostics = new Map(programs.map((block) => [nameOf(block), checked.files.get(fileOf(block))!.text]))
   const server = await Effect.runPromise(
     Effect.provideService(Reference.listen({ port: 0, apiKeys: [acceptedKey] }), Scope.Scope, scope)
   )

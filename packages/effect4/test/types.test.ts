@@ -5,8 +5,8 @@
  * other). Checked with the TypeScript compiler on a small program, as an editor would.
  */
 import * as path from "node:path"
-import ts from "typescript"
 import { describe, expect, it } from "vitest"
+import { checkProbe } from "../../conformance/test/support/typeCheck.js"
 
 const root = path.resolve(import.meta.dirname, "..")
 const probePath = path.join(root, "test", "types-probe.ts")
@@ -109,46 +109,8 @@ export const wire67: Same<typeof ChatSchema.TokenLogprob.Type, WireChat.TokenLog
 export const wire68: Same<typeof ChatSchema.Logprobs.Type, WireChat.Logprobs> = true
 `
 
-const compile = () => {
-  const parsed = ts.getParsedCommandLineOfConfigFile(path.join(root, "tsconfig.json"), {}, {
-    ...ts.sys,
-    onUnRecoverableConfigFileDiagnostic: (diagnostic) => {
-      throw new Error(ts.flattenDiagnosticMessageText(diagnostic.messageText, "\n"))
-    }
-  })!
-  const host = ts.createCompilerHost(parsed.options)
-  const getSourceFile = host.getSourceFile
-  host.getSourceFile = (fileName, languageVersion, ...rest) =>
-    path.resolve(fileName) === probePath
-      ? ts.createSourceFile(fileName, probe, languageVersion, true)
-      : getSourceFile.call(host, fileName, languageVersion, ...rest)
-  const fileExists = host.fileExists
-  host.fileExists = (fileName) => path.resolve(fileName) === probePath || fileExists.call(host, fileName)
-  const program = ts.createProgram([probePath], parsed.options, host)
-  const source = program.getSourceFile(probePath)!
-  const checker = program.getTypeChecker()
-  const declarations = new Map<string, ts.Node>()
-  const visit = (node: ts.Node): void => {
-    if (ts.isVariableDeclaration(node) && ts.isIdentifier(node.name)) declarations.set(node.name.text, node.name)
-    ts.forEachChild(node, visit)
-  }
-  visit(source)
-  const typeOf = (name: string) => checker.typeToString(checker.getTypeAtLocation(declarations.get(name)!))
-  /** The tags of the success type of an `Effect` (here, a flipped error type). */
-  const tagsOf = (name: string) => {
-    const effect = checker.getTypeAtLocation(declarations.get(name)!) as ts.TypeReference
-    const success = checker.getTypeArguments(effect)[0]!
-    const members = success.isUnion() ? success.types : [success]
-    return members.map((member) =>
-      checker.typeToString(checker.getTypeOfSymbol(checker.getPropertyOfType(member, "_tag")!)).replace(/"/g, "")
-    ).sort()
-  }
-  const errors = ts.getPreEmitDiagnostics(program, source).map((diagnostic) => ({
-    line: source.getLineAndCharacterOfPosition(diagnostic.start ?? 0).line + 1,
-    at: probe.slice(diagnostic.start ?? 0, (diagnostic.start ?? 0) + (diagnostic.length ?? 0))
-  }))
-  return { typeOf, tagsOf, errors, lineOf: (text: string) => probe.split("\n").findIndex((l) => l.includes(text)) + 1 }
-}
+/** The probe as the compiler checks it (in a worker thread: see `typeCheck.ts`). */
+const { errors, lineOf, tagsOf, typeOf } = await checkProbe(probePath, probe)
 
 const requestErrors = [
   "ApiError",
@@ -162,31 +124,29 @@ const requestErrors = [
 ]
 
 describe("types as an editor shows them", () => {
-  const result = compile()
-
   it("a yielded completion, chunk, run and assistant show their names", () => {
-    expect(result.typeOf("completion")).toBe("ChatCompletion")
-    expect(result.typeOf("chunk")).toBe("Option<ChatCompletionChunk>")
-    expect(result.typeOf("run")).toBe("MaestroRun")
-    expect(result.typeOf("assistant")).toBe("Assistant")
+    expect(typeOf("completion")).toBe("ChatCompletion")
+    expect(typeOf("chunk")).toBe("Option<ChatCompletionChunk>")
+    expect(typeOf("run")).toBe("MaestroRun")
+    expect(typeOf("assistant")).toBe("Assistant")
   })
 
   it("a single request fails only with the errors of a request; polling adds RunFailed and PollTimeout", () => {
-    expect(result.tagsOf("createErrors")).toEqual(requestErrors)
-    expect(result.tagsOf("streamErrors")).toEqual(requestErrors)
-    expect(result.tagsOf("retrieveErrors")).toEqual(requestErrors)
-    expect(result.tagsOf("pollErrors")).toEqual([...requestErrors, "PollTimeout", "RunFailed"].sort())
+    expect(tagsOf("createErrors")).toEqual(requestErrors)
+    expect(tagsOf("streamErrors")).toEqual(requestErrors)
+    expect(tagsOf("retrieveErrors")).toEqual(requestErrors)
+    expect(tagsOf("pollErrors")).toEqual([...requestErrors, "PollTimeout", "RunFailed"].sort())
   })
 
   it("catchTags on Chat.create refuses an impossible case and takes a possible one", () => {
-    const errors = result.errors.filter((error) => !error.at.startsWith("wire"))
-    expect(errors.map((error) => error.line)).toEqual([result.lineOf("impossible")])
-    expect(errors[0]!.at).toBe("RunFailed")
+    const refused = errors.filter((error) => !error.at.startsWith("wire"))
+    expect(refused.map((error) => error.line)).toEqual([lineOf("impossible")])
+    expect(refused[0]!.at).toBe("RunFailed")
   })
 
   it("each schema decodes to the wire type of the core, and the wire type is what the schema decodes to", () => {
-    const checked = probe.split("\n").filter((line) => line.startsWith("export const wire"))
-    expect(checked).toHaveLength(69)
-    expect(result.errors.filter((error) => error.at.startsWith("wire"))).toEqual([])
+    const pairs = probe.split("\n").filter((line) => line.startsWith("export const wire"))
+    expect(pairs).toHaveLength(69)
+    expect(errors.filter((error) => error.at.startsWith("wire"))).toEqual([])
   })
 })

@@ -7,16 +7,14 @@
  * skips itself and says why.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@studio-effect/line"
-import { type ChildProcess, execFileSync, spawn } from "node:child_process"
+import { type ChildProcess, spawn } from "node:child_process"
 import { fileURLToPath } from "node:url"
+import { realClients } from "../support/realClients.js"
 import { startServe, stop } from "../support/serve.js"
 
-const script = fileURLToPath(new URL("../../../../scripts/real-clients.mjs", import.meta.url))
 const replay = fileURLToPath(new URL("../../../core/test/fixtures/realClients/replay.py", import.meta.url))
 
-const clients: { readonly python?: string; readonly pythonPath?: string; readonly skip?: string } = JSON.parse(
-  execFileSync(process.execPath, [script], { encoding: "utf8" })
-)
+const clients = await realClients()
 const skip = clients.skip
 
 const key = "python-clients-key"

@@ -6,19 +6,16 @@
  * Python 3.11 or the SDK's wheels are missing.
  */
 import { describe, Effect, expect, FetchHttpClient, it, Layer, Redacted } from "@studio-effect/line"
-import { execFile, execFileSync } from "node:child_process"
+import { execFile } from "node:child_process"
 import { fileURLToPath } from "node:url"
 import { Library, StudioClient } from "studio-effect"
 import * as Reference from "studio-effect/reference"
+import { realClients } from "../support/realClients.js"
 
-const setup = fileURLToPath(new URL("../../../../scripts/real-clients.mjs", import.meta.url))
 const script = fileURLToPath(new URL("../../../core/test/fixtures/realClients/library.py", import.meta.url))
 const key = "python-key"
 
-/** The clients' virtual environment (made once by `scripts/real-clients.mjs`), or why there is none. */
-const clients: { readonly python?: string; readonly pythonPath?: string; readonly skip?: string } = JSON.parse(
-  execFileSync(process.execPath, [setup], { encoding: "utf8" })
-)
+const clients = await realClients()
 
 if (clients.skip !== undefined) console.warn(`skipping the ai21 Python library replay: ${clients.skip}`)
 

@@ -21,10 +21,10 @@ import {
 import { readFileSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import * as Reference from "studio-effect/reference"
-import ts from "typescript"
 import { guideFiles } from "../../../../scripts/guides.mjs"
 import { expectOneLineFailure } from "../support/oneLineFailure.js"
 import { emitRunnable, runNode } from "../support/runnable.js"
+import { lineCompilerOptions, typeCheck } from "../support/typeCheck.js"
 
 /** The line's examples: each module's name (`chat.ts`) and source. */
 const sources = guideFiles(line).filter(({ path }) => path.startsWith("examples/")).map(({ path, source }) => ({
@@ -48,18 +48,6 @@ let refusing: Record<string, string> = {}
 /** Each module's type errors, formatted ("" for none). */
 let diagnostics = new Map<string, string>()
 
-/** The line's compiler options (`studio-effect` mapped to the sources, `effect` the line's own). */
-const compilerOptions = (): ts.CompilerOptions => {
-  const parsed = ts.getParsedCommandLineOfConfigFile(join(packageDir, "tsconfig.json"), {}, {
-    ...ts.sys,
-    onUnRecoverableConfigFileDiagnostic: (diagnostic) => {
-      throw new Error(ts.flattenDiagnosticMessageText(diagnostic.messageText, "\n"))
-    }
-  })
-  if (parsed === undefined) throw new Error("tsconfig.json could not be read")
-  return { ...parsed.options, noEmit: true }
-}
-
 beforeAll(async () => {
   const server = await Effect.runPromise(
     Effect.provideService(Reference.listen({ port: 0, apiKeys: ["examples-key"] }), Scope.Scope, scope)
@@ -70,15 +58,9 @@ beforeAll(async () => {
   emitRunnable(emittedDir, sources.map(({ name, source }) => ({ path: name, source })))
   // the sources beside their JavaScript, type-checked in the line's package
   for (const { name, source } of sources) writeFileSync(join(emittedDir, name), source)
-  const program = ts.createProgram(sources.map(({ name }) => join(emittedDir, name)), compilerOptions())
-  diagnostics = new Map(sources.map(({ name }) => [
-    name,
-    ts.formatDiagnostics(ts.getPreEmitDiagnostics(program, program.getSourceFile(join(emittedDir, name))), {
-      getCanonicalFileName: (file) => file,
-      getCurrentDirectory: () => packageDir,
-      getNewLine: () => "\n"
-    })
-  ]))
+  const roots = sources.map(({ name }) => join(emittedDir, name))
+  const checked = await typeCheck(roots, { compilerOptions: lineCompilerOptions() })
+  diagnostics = new Map(sources.map(({ name }) => [name, checked.files.get(join(emittedDir, name))!.text]))
 }, 300_000)
 
 afterAll(async () => {

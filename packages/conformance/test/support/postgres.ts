@@ -4,11 +4,15 @@
  * Debian's `/usr/lib/postgresql/<version>/bin`; PostgreSQL refuses to run as root, so a root process runs
  * them as the `postgres` user. A machine without them fails the test, saying what is missing.
  */
-import { execFileSync } from "node:child_process"
+import { execFile } from "node:child_process"
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { promisify } from "node:util"
 import { freePort } from "./freePort.js"
+
+// the programs run asynchronously: a test worker blocked for long cannot answer its runner
+const run = promisify(execFile)
 
 /**
  * A running server: its connection URL (of the database `postgres`), the URL of a database of that name
@@ -16,9 +20,9 @@ import { freePort } from "./freePort.js"
  */
 export interface Postgres {
   readonly url: string
-  readonly database: (name: string) => string
-  readonly query: (sql: string, database?: string) => ReadonlyArray<string>
-  readonly stop: () => void
+  readonly database: (name: string) => Promise<string>
+  readonly query: (sql: string, database?: string) => Promise<ReadonlyArray<string>>
+  readonly stop: () => Promise<void>
 }
 
 const binDir = (): string => {
@@ -43,38 +47,40 @@ const binDir = (): string => {
 export const startPostgres = async (): Promise<Postgres> => {
   const bin = binDir()
   const asRoot = process.getuid?.() === 0
-  const run = (program: string, args: ReadonlyArray<string>) =>
+  const server = (program: string, args: ReadonlyArray<string>) =>
     asRoot
-      ? execFileSync("runuser", ["-u", "postgres", "--", join(bin, program), ...args], { stdio: "pipe" })
-      : execFileSync(join(bin, program), args, { stdio: "pipe" })
+      ? run("runuser", ["-u", "postgres", "--", join(bin, program), ...args])
+      : run(join(bin, program), args)
   const directory = mkdtempSync(join(tmpdir(), "studio-pg-"))
   if (asRoot) {
-    const uid = Number(execFileSync("id", ["-u", "postgres"]).toString().trim())
-    const gid = Number(execFileSync("id", ["-g", "postgres"]).toString().trim())
+    const uid = Number((await run("id", ["-u", "postgres"])).stdout.trim())
+    const gid = Number((await run("id", ["-g", "postgres"])).stdout.trim())
     chownSync(directory, uid, gid)
   }
   const data = join(directory, "data")
-  run("initdb", ["-D", data, "-U", "postgres", "-A", "trust", "--no-sync", "-E", "UTF8"])
+  await server("initdb", ["-D", data, "-U", "postgres", "-A", "trust", "--no-sync", "-E", "UTF8"])
   const port = await freePort()
   const options = `-p ${port} -k ${directory} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`
-  run("pg_ctl", ["-D", data, "-o", options, "-l", join(directory, "log"), "-w", "-t", "60", "start"])
+  await server("pg_ctl", ["-D", data, "-o", options, "-l", join(directory, "log"), "-w", "-t", "60", "start"])
   const urlOf = (database: string) => `postgres://postgres@127.0.0.1:${port}/${database}`
-  const query = (sql: string, database = "postgres") =>
-    execFileSync(join(bin, "psql"), ["-d", urlOf(database), "-At", "-v", "ON_ERROR_STOP=1", "-c", sql]).toString()
+  const query = async (sql: string, database = "postgres") =>
+    (await run(join(bin, "psql"), ["-d", urlOf(database), "-At", "-v", "ON_ERROR_STOP=1", "-c", sql])).stdout
       .split("\n").filter((line) => line !== "")
   const databases = new Set(["postgres"])
   return {
     url: urlOf("postgres"),
-    database: (name) => {
+    database: async (name) => {
       if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`not a database name: ${name}`)
-      if (!databases.has(name)) query(`create database ${name}`)
-      databases.add(name)
+      if (!databases.has(name)) {
+        databases.add(name)
+        await query(`create database ${name}`)
+      }
       return urlOf(name)
     },
     query,
-    stop: () => {
+    stop: async () => {
       try {
-        run("pg_ctl", ["-D", data, "-m", "immediate", "-w", "stop"])
+        await server("pg_ctl", ["-D", data, "-m", "immediate", "-w", "stop"])
       } finally {
         rmSync(directory, { recursive: true, force: true })
       }

@@ -11,6 +11,7 @@ import { execFile } from "node:child_process"
 import { existsSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs"
 import { dirname, join } from "node:path"
 import ts from "typescript"
+import { lineCompilerOptions } from "./typeCheck.js"
 
 const root = packageDir
 
@@ -25,16 +26,9 @@ let emitOptions: ts.CompilerOptions | undefined
 /** The tsconfig's options, emitting ES modules (the package is `"type": "module"`). */
 const compilerOptions = (): ts.CompilerOptions => {
   if (emitOptions !== undefined) return emitOptions
-  const parsed = ts.getParsedCommandLineOfConfigFile(join(root, "tsconfig.json"), {}, {
-    ...ts.sys,
-    onUnRecoverableConfigFileDiagnostic: (diagnostic) => {
-      throw new Error(ts.flattenDiagnosticMessageText(diagnostic.messageText, "\n"))
-    }
-  })
-  if (parsed === undefined) throw new Error("tsconfig.json could not be read")
   // transpileModule sees no package.json: with NodeNext it would emit CommonJS
   emitOptions = {
-    ...parsed.options,
+    ...lineCompilerOptions(),
     module: ts.ModuleKind.ESNext,
     moduleResolution: ts.ModuleResolutionKind.Bundler,
     moduleDetection: ts.ModuleDetectionKind.Force,

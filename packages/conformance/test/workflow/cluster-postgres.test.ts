@@ -50,7 +50,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all(runners.map((runner) => runner.stop("SIGKILL")))
   await Effect.runPromise(Scope.close(scope, Exit.void))
-  postgres?.stop()
+  await postgres?.stop()
   rmSync(directory, { recursive: true, force: true })
 })
 
@@ -65,7 +65,7 @@ const runner = async (
   url = service.url
 ): Promise<RunnerProcess> => {
   const started = spawnRunner(name, runnerFile, {
-    DATABASE_URL: postgres!.database(database),
+    DATABASE_URL: await postgres!.database(database),
     STUDIO_BASE_URL: url,
     STUDIO_API_KEY: key,
     RUNNER_PORT: String(await freePort()),
@@ -76,19 +76,19 @@ const runner = async (
 }
 
 /** How many messages and replies the cluster has stored in `database`. */
-const rowsIn = (database: string) =>
-  postgres!.query(
+const rowsIn = async (database: string) =>
+  (await postgres!.query(
     "select 'messages', count(*) from cluster_messages union all select 'replies', count(*) from cluster_replies",
     database
-  ).join(", ")
+  )).join(", ")
 
 /** Whether any stored row of the cluster's tables in `database` holds `text` (the API key must never be). */
-const storedAnywhere = (database: string, text: string) =>
-  postgres!.query(
+const storedAnywhere = async (database: string, text: string) =>
+  (await postgres!.query(
     "select coalesce(string_agg(t::text, ''), '') from (select m::text as t from cluster_messages m union all " +
       "select r::text from cluster_replies r union all select n::text from cluster_runners n) rows",
     database
-  ).join("").includes(text)
+  )).join("").includes(text)
 
 const isCreate = (event: RunnerEvent) => event.event === "request" && event["method"] === "POST"
 const isRetrieve = (event: RunnerEvent) => event.event === "request" && event["method"] === "GET"
@@ -117,12 +117,12 @@ describe("DurableMaestro on Effect Cluster with PostgreSQL", { timeout: 180_000 
     expect(first.events.some((event) => isRetrieve(event) && String(event["url"]).endsWith(result.id))).toBe(true)
 
     // the rows hold the run (read back on the resume), never the API key
-    expect(storedAnywhere("crash", result.id)).toBe(true)
-    expect(storedAnywhere("crash", key)).toBe(false)
+    expect(await storedAnywhere("crash", result.id)).toBe(true)
+    expect(await storedAnywhere("crash", key)).toBe(false)
     console.info(
       `resumed after SIGKILL: first retrieve ${Math.round(resumedAt - killedAt)} ms, run ${
         Math.round(doneAt - killedAt)
-      } ms; creates ${creates - before}; rows ${rowsIn("crash")}; retrieves ${
+      } ms; creates ${creates - before}; rows ${await rowsIn("crash")}; retrieves ${
         first.events.filter(isRetrieve).length
       } + ${second.events.filter(isRetrieve).length}`
     )
@@ -151,6 +151,13 @@ describe("DurableMaestro on Effect Cluster with PostgreSQL", { timeout: 180_000 
     // runner A stopped before any run could end: runner B polled every run to its end, those A created too
     const polledByB = new Set(b.events.filter(isRetrieve).map((event) => String(event["url"]).split("/").pop()))
     expect(results.map(runOf).filter((run) => !polledByB.has(run.id))).toEqual([])
+    console.info(
+      `handoff: ${
+        client.events.filter((event) => event.event === "reexecute").length
+      } calls made again; rows ${await rowsIn(
+        "split"
+      )}`
+    )
   })
 })
 
@@ -193,11 +200,11 @@ describe("DurableChat.runTools on Effect Cluster with PostgreSQL", { timeout: 18
       const sideEffects = [...first.events, ...second.events].filter((event) => event.event === "tool")
       expect(sideEffects.map((event) => event["city"]).sort()).toEqual(["Lisbon", "Porto"])
       expect(completions).toBe(2)
-      expect(storedAnywhere("tools", "clear in Lisbon")).toBe(true)
-      expect(storedAnywhere("tools", key)).toBe(false)
+      expect(await storedAnywhere("tools", "clear in Lisbon")).toBe(true)
+      expect(await storedAnywhere("tools", key)).toBe(false)
       console.info(
         `tool loop resumed after SIGKILL in ${Math.round(doneAt - killedAt)} ms; side effects ${sideEffects.length}; ` +
-          `completions ${completions}; rows ${rowsIn("tools")}`
+          `completions ${completions}; rows ${await rowsIn("tools")}`
       )
     } finally {
       await Effect.runPromise(Scope.close(chatScope, Exit.void))
