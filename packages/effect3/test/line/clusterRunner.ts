@@ -24,6 +24,7 @@ import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import * as HttpClient from "@effect/platform/HttpClient"
 import * as PgClient from "@effect/sql-pg/PgClient"
 import * as Workflow from "@effect/workflow/Workflow"
+import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
@@ -136,8 +137,19 @@ const Workflows = Layer.mergeAll(
 
 const request = { input: "Plan a lighthouse visit", budget: "high" as const }
 
+/**
+ * Writes an execution's result or failure. A call whose runner stops under it (the client's call ends
+ * interrupted, while the workflow goes on under the shard's next owner) is made again under the same key,
+ * which returns that workflow's result: each time is a `reexecute` event.
+ */
 const report = <A, R>(key: string, execution: Effect.Effect<A, { readonly _tag: string } | string, R>) =>
   execution.pipe(
+    Effect.sandbox,
+    Effect.tapError((cause) =>
+      Cause.isInterruptedOnly(cause) ? Effect.sync(() => emit({ event: "reexecute", key })) : Effect.void
+    ),
+    Effect.retry({ while: Cause.isInterruptedOnly, schedule: Schedule.spaced("250 millis"), times: 20 }),
+    Effect.unsandbox,
     Effect.matchEffect({
       onFailure: (error) =>
         Effect.sync(() => emit({ event: "failure", key, error: typeof error === "string" ? error : error._tag })),

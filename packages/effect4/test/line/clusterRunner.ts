@@ -18,6 +18,7 @@ import * as NodeClusterSocket from "@effect/platform-node/NodeClusterSocket"
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import * as PgClient from "@effect/sql-pg/PgClient"
+import * as Cause from "effect/Cause"
 import * as ClusterWorkflowEngine from "effect/cluster/ClusterWorkflowEngine"
 import * as RunnerAddress from "effect/cluster/RunnerAddress"
 import * as ShardId from "effect/cluster/ShardId"
@@ -135,8 +136,19 @@ const Workflows = Layer.mergeAll(
 
 const request = { input: "Plan a lighthouse visit", budget: "high" as const }
 
+/**
+ * Writes an execution's result or failure. A call whose runner stops under it (the client's call ends
+ * interrupted, while the workflow goes on under the shard's next owner) is made again under the same key,
+ * which returns that workflow's result: each time is a `reexecute` event.
+ */
 const report = <A, R>(key: string, execution: Effect.Effect<A, { readonly _tag: string } | string, R>) =>
   execution.pipe(
+    Effect.sandbox,
+    Effect.tapError((cause) =>
+      Cause.hasInterruptsOnly(cause) ? Effect.sync(() => emit({ event: "reexecute", key })) : Effect.void
+    ),
+    Effect.retry({ while: Cause.hasInterruptsOnly, schedule: Schedule.spaced("250 millis"), times: 20 }),
+    Effect.catch(Effect.failCause),
     Effect.matchEffect({
       onFailure: (error) =>
         Effect.sync(() => emit({ event: "failure", key, error: typeof error === "string" ? error : error._tag })),
