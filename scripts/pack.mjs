@@ -6,10 +6,11 @@
 // `publishTag` is the dist-tag to publish it with (`npm publish <staged dir> --tag <publishTag>`). The package
 // must be built (`npm run build` in it): one whose entries or bin are missing, or older than its sources, is
 // refused. Prints the tarball's path.
-import { execFileSync } from "node:child_process"
+import { execFile } from "node:child_process"
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
+import { promisify } from "node:util"
 import { copyGuides, removeGuides, root } from "./guides.mjs"
 
 /** Every file a manifest's `exports` and `bin` point at. */
@@ -55,7 +56,7 @@ const assertBuilt = (dir, manifest) => {
   }
 }
 
-export const pack = (packageDir, destination) => {
+export const pack = async (packageDir, destination) => {
   const named = join(root, "packages", packageDir)
   const dir = !existsSync(resolve(packageDir)) && existsSync(named) ? named : resolve(packageDir)
   const manifest = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"))
@@ -65,34 +66,27 @@ export const pack = (packageDir, destination) => {
   const hadGuides = existsSync(join(dir, "docs"))
   if (guides) copyGuides(dir)
   try {
-    return packAt(dir, manifest, destination)
+    return await packAt(dir, manifest, destination)
   } finally {
     if (guides && !hadGuides) removeGuides(dir)
   }
 }
 
-const packAt = (dir, manifest, destination) => {
-  const npmPack = (from) =>
-    JSON.parse(
-      execFileSync("npm", ["pack", "--json", "--ignore-scripts", "--pack-destination", resolve(destination), from], {
-        encoding: "utf8",
-        stdio: ["ignore", "pipe", "ignore"]
-      })
-    )[0]
-  if (manifest.publishAs === undefined) return join(resolve(destination), npmPack(dir).filename)
-  const listed = JSON.parse(
-    execFileSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], {
-      cwd: dir,
-      encoding: "utf8",
-      stdio: ["ignore", "pipe", "ignore"]
-    })
-  )[0].files
+// npm runs asynchronously: a test that packs goes on answering its runner meanwhile
+const npm = async (args, cwd) =>
+  JSON.parse((await promisify(execFile)("npm", args, { cwd, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 })).stdout)[0]
+
+const packAt = async (dir, manifest, destination) => {
+  const npmPack = async (from) =>
+    (await npm(["pack", "--json", "--ignore-scripts", "--pack-destination", resolve(destination), from])).filename
+  if (manifest.publishAs === undefined) return join(resolve(destination), await npmPack(dir))
+  const listed = (await npm(["pack", "--dry-run", "--json", "--ignore-scripts"], dir)).files
   const stage = mkdtempSync(join(tmpdir(), "studio-effect-stage-"))
   try {
     for (const { path } of listed) cpSync(join(dir, path), join(stage, path))
     const { publishAs, publishTag: _, ...rest } = manifest
     writeFileSync(join(stage, "package.json"), `${JSON.stringify({ ...rest, name: publishAs }, null, 2)}\n`)
-    return join(resolve(destination), npmPack(stage).filename)
+    return join(resolve(destination), await npmPack(stage))
   } finally {
     rmSync(stage, { recursive: true, force: true })
   }
@@ -105,7 +99,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     process.exit(2)
   }
   try {
-    console.log(pack(packageDir, destination))
+    console.log(await pack(packageDir, destination))
   } catch (error) {
     process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`)
     process.exit(1)

@@ -3,6 +3,7 @@ import * as fc from "fast-check"
 import { ChatSchema } from "studio-effect"
 import { acceptChatRequest } from "studio-effect-core/validate/chatRequest"
 import { chatRequest, typicalChatRequest } from "../../../bench/fixtures.js"
+import { nextTurn } from "./support/eventLoop.js"
 import { validChatRequest, validChatTool } from "./validation/arbitraries.js"
 import { aroundValid, schemaGives, withEachFieldAdded } from "./validation/mutations.js"
 
@@ -39,10 +40,11 @@ const fieldEdges = {
 const anyInput = aroundValid(validChatRequest, fieldEdges)
 
 describe("the chat request fast path", () => {
-  it("gives exactly what the ChatRequest schema gives, whenever it accepts a request", () => {
+  it("gives exactly what the ChatRequest schema gives, whenever it accepts a request", async () => {
     let accepted = 0
-    fc.assert(
-      fc.property(anyInput, (input) => {
+    await fc.assert(
+      fc.asyncProperty(anyInput, async (input) => {
+        await nextTurn()
         const value = acceptChatRequest(input)
         if (value === undefined) return
         accepted++

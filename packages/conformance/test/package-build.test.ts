@@ -19,10 +19,10 @@ const copy = (built: boolean) => {
 }
 
 describe("packing", () => {
-  it("refuses a package that was never built, naming the build to run", () => {
+  it("refuses a package that was never built, naming the build to run", async () => {
     const dir = copy(false)
     try {
-      expect(() => pack(dir, tmpdir())).toThrow(
+      await expect(pack(dir, tmpdir())).rejects.toThrow(
         /is not built \(missing [^)]*\.\/dist\/index\.js[^)]*\): run `npm run build`/
       )
     } finally {
@@ -30,12 +30,12 @@ describe("packing", () => {
     }
   })
 
-  it("refuses a package whose sources changed after it was built", () => {
+  it("refuses a package whose sources changed after it was built", async () => {
     const dir = copy(true)
     try {
       const later = new Date(Date.now() + 60_000)
       utimesSync(join(dir, "src/index.ts"), later, later)
-      expect(() => pack(dir, tmpdir())).toThrow(/was built before its sources changed: run `npm run build`/)
+      await expect(pack(dir, tmpdir())).rejects.toThrow(/was built before its sources changed: run `npm run build`/)
     } finally {
       rmSync(dir, { recursive: true, force: true })
     }

@@ -170,8 +170,8 @@ describe("a newcomer's first steps, from the packed tarball in a fresh project o
       expect(mainSample).toBeDefined()
 
       // the package as published, under its published name, and the core it depends on
-      const tarball = pack(root, project)
-      const coreTarball = pack(join(root, "../core"), project)
+      const tarball = await pack(root, project)
+      const coreTarball = await pack(join(root, "../core"), project)
       writeFileSync(
         join(project, "package.json"),
         JSON.stringify({ name: "fresh-project", version: "1.0.0", private: true, type: "module" })
