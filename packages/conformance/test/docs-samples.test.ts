@@ -171,10 +171,12 @@ beforeAll(async () => {
   )
   runnable = new Map(runs.map((block, i) => [nameOf(block), emitted[i]!]))
   const options = compilerOptions()
+  // the samples' tests run beside the suite's, on a machine as loaded: they get the suite's time per test
+  const test = { include: [".docs-samples/*.test.ts"], root: packageDir, testTimeout: 30_000 }
   writeFileSync(
     join(samplesDir, "vitest.config.mjs"),
     `export default ${
-      JSON.stringify({ test: { include: [".docs-samples/*.test.ts"], root: packageDir } }).slice(0, -1)
+      JSON.stringify({ test }).slice(0, -1)
     }, ssr: { resolve: { conditions: ["@studio-effect/source"] } }, resolve: { conditions: ["@studio-effect/source"], alias: [${
       aliases(options).map(({ find, replacement }) => `{ find: ${find}, replacement: ${JSON.stringify(replacement)} }`)
         .join(", ")
