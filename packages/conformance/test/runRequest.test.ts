@@ -1,9 +1,9 @@
 import { describe, expect, it } from "@studio-effect/line"
 import * as fc from "fast-check"
+import { setImmediate as nextTurn } from "node:timers/promises"
 import { MaestroSchema } from "studio-effect"
 import { acceptRunRequest } from "studio-effect-core/validate/runRequest"
 import { typicalRunRequest } from "../../../bench/fixtures.js"
-import { nextTurn } from "./support/eventLoop.js"
 import {
   absoluteUrl,
   validRequirement,
@@ -59,6 +59,7 @@ describe("the run request fast path", () => {
     let accepted = 0
     await fc.assert(
       fc.asyncProperty(anyInput, async (input) => {
+        // a turn of the event loop in each run: a process that never turns cannot answer vitest's runner
         await nextTurn()
         const value = acceptRunRequest(input)
         if (value === undefined) return

@@ -22,9 +22,9 @@ import { makeAssistantStore } from "@studio-effect/line/src/reference/assistants
 import * as fc from "fast-check"
 import * as http from "node:http"
 import type { AddressInfo } from "node:net"
+import { setImmediate as nextTurn } from "node:timers/promises"
 import { makeIds } from "studio-effect-core/reference/ids"
 import * as Reference from "studio-effect/reference"
-import { nextTurn } from "../support/eventLoop.js"
 import { validChatRequest, validRunRequest } from "../validation/arbitraries.js"
 import { type Answer, call, openApiErrors } from "./support.js"
 

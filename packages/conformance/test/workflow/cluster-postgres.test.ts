@@ -151,13 +151,8 @@ describe("DurableMaestro on Effect Cluster with PostgreSQL", { timeout: 180_000 
     // runner A stopped before any run could end: runner B polled every run to its end, those A created too
     const polledByB = new Set(b.events.filter(isRetrieve).map((event) => String(event["url"]).split("/").pop()))
     expect(results.map(runOf).filter((run) => !polledByB.has(run.id))).toEqual([])
-    console.info(
-      `handoff: ${
-        client.events.filter((event) => event.event === "reexecute").length
-      } calls made again; rows ${await rowsIn(
-        "split"
-      )}`
-    )
+    const madeAgain = client.events.filter((event) => event.event === "reexecute").length
+    console.info(`handoff: ${madeAgain} calls made again; rows ${await rowsIn("split")}`)
   })
 })
 
