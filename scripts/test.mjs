@@ -6,8 +6,9 @@
 //   node scripts/test.mjs effect4    one package (core, effect3, effect4 or ai-sdk); extra arguments go to vitest
 //
 // A Node.js the machine lacks comes from the npm registry (scripts/node.mjs). Suites run one after another:
-// each one already runs its files in parallel.
-import { spawnSync } from "node:child_process"
+// each one already runs its files in parallel. A suite that exits with a failure while all its tests passed has
+// what vitest reported outside the tests repeated after the last suite, beside the closing line.
+import { spawn, spawnSync } from "node:child_process"
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
@@ -37,18 +38,56 @@ const runs = Object.entries(packages)
       : [{ name, dir, node: nodeAtLeast(minimum) }]
   )
 
+/** What a suite printed, kept to its last `outputBound` characters: enough for the errors vitest prints last. */
+const outputBound = 4 << 20
+const ansi = /\u001b\[[0-9;]*m/g
+
+/** Runs one suite, passing its output through, and resolves with its exit status and the output kept. */
+const runSuite = (node, args, options) =>
+  new Promise((resolve) => {
+    let output = ""
+    const keep = (chunk) => {
+      output = (output + chunk).slice(-outputBound)
+    }
+    const child = spawn(node, args, { ...options, stdio: ["inherit", "pipe", "pipe"] })
+    child.stdout.setEncoding("utf8")
+    child.stderr.setEncoding("utf8")
+    child.stdout.on("data", (chunk) => {
+      process.stdout.write(chunk)
+      keep(chunk)
+    })
+    child.stderr.on("data", (chunk) => {
+      process.stderr.write(chunk)
+      keep(chunk)
+    })
+    child.on("close", (status, signal) => resolve({ status: status ?? signal, output: output.replace(ansi, "") }))
+  })
+
+/**
+ * The errors vitest reported outside any test (its "Unhandled Errors" section), or the last lines printed when there
+ * is no such section: what makes a suite whose tests all passed exit with a failure.
+ */
+const errorsOutsideTests = (output) => {
+  const lines = output.split("\n")
+  const start = lines.findIndex((line) => /Unhandled (Errors?|Rejection)/.test(line))
+  const end = lines.findIndex((line, i) => i > start && /^\s*Test Files\b/.test(line))
+  const section = start >= 0 ? lines.slice(start, end > start ? end : undefined) : lines.slice(-40)
+  return section.slice(0, 80).join("\n")
+}
+
 rmSync(reports, { recursive: true, force: true })
 mkdirSync(reports)
 let passed = 0
 let failed = 0
 let skipped = 0
+const outsideTests = []
 for (const { dir, name, node } of runs) {
   const version = spawnSync(node, ["-p", "process.versions.node"], { encoding: "utf8" }).stdout.trim()
   const report = join(reports, `${name}-node${version}.json`)
   console.log(`\n== ${name} on Node.js ${version}`)
   const started = Date.now()
   const vitest = join(root, dir, "node_modules/vitest/vitest.mjs")
-  const result = spawnSync(
+  const result = await runSuite(
     node,
     [
       existsSync(vitest) ? vitest : join(root, "node_modules/vitest/vitest.mjs"),
@@ -60,25 +99,44 @@ for (const { dir, name, node } of runs) {
     ],
     {
       cwd: join(root, dir),
-      stdio: "inherit",
-      env: { ...process.env, PATH: `${dirname(node)}:${process.env.PATH}` }
+      env: {
+        ...(process.stdout.isTTY ? { FORCE_COLOR: "1" } : {}),
+        ...process.env,
+        PATH: `${dirname(node)}:${process.env.PATH}`
+      }
     }
   )
   if (!existsSync(report)) {
     console.log(`${name} on Node.js ${version}: no report (exit ${result.status})`)
+    outsideTests.push({
+      suite: `${name} on Node.js ${version}`,
+      status: result.status,
+      text: errorsOutsideTests(result.output)
+    })
     failed++
     continue
   }
   const r = JSON.parse(readFileSync(report, "utf8"))
   const suiteFailed = (r.numFailedTests ?? 0) + (r.numRuntimeErrorTestSuites ?? 0)
+  const outside = suiteFailed === 0 && result.status !== 0
   passed += r.numPassedTests ?? 0
-  failed += suiteFailed + (suiteFailed === 0 && result.status !== 0 ? 1 : 0)
+  failed += suiteFailed + (outside ? 1 : 0)
   skipped += (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0)
+  if (outside) {
+    outsideTests.push({
+      suite: `${name} on Node.js ${version}`,
+      status: result.status,
+      text: errorsOutsideTests(result.output)
+    })
+  }
   console.log(
-    `${name} on Node.js ${version}: ${r.numPassedTests} passed, ${suiteFailed} failed in ${
-      Math.round((Date.now() - started) / 1000)
-    } s`
+    `${name} on Node.js ${version}: ${r.numPassedTests} passed, ${suiteFailed} failed${
+      outside ? `, and exit ${result.status} from an error outside the tests` : ""
+    } in ${Math.round((Date.now() - started) / 1000)} s`
   )
+}
+for (const { suite, status, text } of outsideTests) {
+  console.log(`\n== ${suite} exited ${status} with no failed test; what it reported:\n${text}`)
 }
 console.log(`\n${passed} passed, ${failed} failed` + (skipped > 0 ? `, ${skipped} skipped` : ""))
 process.exit(failed > 0 || passed === 0 ? 1 : 0)
