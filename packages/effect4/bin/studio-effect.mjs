@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// The package's command (`studio-effect --help`): runs the compiled command in dist/, which the package
-// ships built. In a clone of the repository, build it first with `npm run build`.
+// The package's command (`studio-effect --help`): runs the command's bundle in dist/command/ (scripts/command.mjs
+// in the repository), which the package ships built. In a clone of the repository, build it first with
+// `npm run build`.
 import { existsSync } from "node:fs"
 import module from "node:module"
 
@@ -10,9 +11,9 @@ import module from "node:module"
 // the wall time on the Effect 4 line, 0.86× on the Effect 3 line.
 module.enableCompileCache?.()
 
-const entry = new URL("../dist/cli/main.js", import.meta.url)
+const entry = new URL("../dist/command/main.js", import.meta.url)
 if (!existsSync(entry)) {
-  process.stderr.write("studio-effect: dist/cli/main.js is missing: run `npm run build` in the package first\n")
+  process.stderr.write("studio-effect: dist/command/main.js is missing: run `npm run build` in the package first\n")
   process.exit(1)
 }
 const cli = await import(entry.href)

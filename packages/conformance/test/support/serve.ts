@@ -9,11 +9,21 @@ import { join } from "node:path"
 const root = packageDir
 const bin = join(packageDir, "bin/studio-effect.mjs")
 
-/** A running `serve`, its URL read from its banner. */
-export const startServe = (args: ReadonlyArray<string>, env: Readonly<Record<string, string>> = {}) =>
+/**
+ * A running `serve`, its URL read from its banner: the package's built bin, or `command` (the program and its
+ * arguments before `serve`) run in `cwd`.
+ */
+export const startServe = (
+  args: ReadonlyArray<string>,
+  env: Readonly<Record<string, string>> = {},
+  { command = [process.execPath, bin], cwd = root }: {
+    readonly command?: ReadonlyArray<string>
+    readonly cwd?: string
+  } = {}
+) =>
   new Promise<{ child: ChildProcess; url: string }>((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, "serve", ...args], {
-      cwd: root,
+    const child = spawn(command[0]!, [...command.slice(1), "serve", ...args], {
+      cwd,
       env: { ...process.env, STUDIO_API_KEY: "", STUDIO_BASE_URL: "", STUDIO_SERVE_API_KEYS: "", ...env }
     })
     let out = ""

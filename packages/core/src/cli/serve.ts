@@ -316,23 +316,3 @@ export const cannotStartMessage = (
       return `Cannot serve on ${where}: ${String(cause)}`
   }
 }
-
-/**
- * Whether a defect is the failed import of `@effect/platform-node`, which `serve` needs and which is an
- * optional dependency.
- *
- * @since 0.1.0
- * @category errors
- */
-export const isMissingPlatformNode = (defect: unknown): boolean =>
-  errorCode(defect) === "ERR_MODULE_NOT_FOUND" && String((defect as Error).message).includes("@effect/platform-node")
-
-/**
- * What `serve` says when `@effect/platform-node` is missing: how to install the `version` range it needs.
- *
- * @since 0.1.0
- * @category formatting
- */
-export const needsPlatformNode = (version: string): string =>
-  "studio-effect serve needs @effect/platform-node, an optional dependency: " +
-  `npm install @effect/platform-node@${version}`

@@ -11,7 +11,6 @@ import { afterAll, describe, expect, it } from "vitest"
 import {
   acceptedKeys,
   cannotStartMessage,
-  isMissingPlatformNode,
   keysOfVariable,
   listeningLines,
   parseRateLimit,
@@ -137,13 +136,5 @@ describe("cannotStartMessage", () => {
       "Cannot serve on 127.0.0.1:80: the host 127.0.0.1 is not known. Check --host"
     )
     expect(cannotStartMessage(listen, "boom")).toBe("Cannot serve on 127.0.0.1:80: boom")
-  })
-
-  it("knows the failed import of @effect/platform-node", () => {
-    const missing = Object.assign(new Error("Cannot find package '@effect/platform-node'"), {
-      code: "ERR_MODULE_NOT_FOUND"
-    })
-    expect(isMissingPlatformNode(missing)).toBe(true)
-    expect(isMissingPlatformNode(new Error("@effect/platform-node"))).toBe(false)
   })
 })

@@ -17,11 +17,9 @@ import {
   cannotStartMessage,
   defaultHost,
   defaultPort,
-  isMissingPlatformNode,
   keysOfVariable,
   type KeySources,
   listeningLines,
-  needsPlatformNode,
   parseRateLimit,
   portRefusal,
   readKeyFile,
@@ -169,12 +167,7 @@ export const command = Command.make("serve", options, (given) =>
     const listen: ListenOptions = { ...listenOptions(given), apiKeys: keys }
     const server = yield* Reference.listen(listen).pipe(
       Effect.catchTag("ServeError", (error) =>
-        Effect.fail(new CliFailure({ message: cannotStartMessage(listen, error.cause) }))),
-      Effect.catchSomeDefect((defect) =>
-        isMissingPlatformNode(defect)
-          ? Option.some(Effect.fail(new CliFailure({ message: needsPlatformNode("^0.108") })))
-          : Option.none()
-      )
+        Effect.fail(new CliFailure({ message: cannotStartMessage(listen, error.cause) })))
     )
     for (const line of listeningLines(server.url, listen.apiKeys, sources)) {
       yield* Console.log(line)

@@ -16,11 +16,9 @@ import {
   cannotStartMessage,
   defaultHost,
   defaultPort,
-  isMissingPlatformNode,
   keysOfVariable,
   type KeySources,
   listeningLines,
-  needsPlatformNode,
   parseRateLimit,
   portRefusal,
   readKeyFile,
@@ -169,12 +167,7 @@ export const command = Command.make("serve", options, (given) =>
     const Reference = yield* Modules.Reference
     const server = yield* Reference.listen(listen).pipe(
       Effect.catchTag("ServeError", (error) =>
-        Effect.fail(new CliFailure({ message: cannotStartMessage(listen, error.cause) }))),
-      Effect.catchDefect((defect) =>
-        isMissingPlatformNode(defect)
-          ? Effect.fail(new CliFailure({ message: needsPlatformNode("^4.1") }))
-          : Effect.die(defect)
-      )
+        Effect.fail(new CliFailure({ message: cannotStartMessage(listen, error.cause) })))
     )
     for (const line of listeningLines(server.url, listen.apiKeys, sources)) {
       yield* Console.log(line)
