@@ -9,11 +9,13 @@ import * as Layer from "effect/Layer"
 import * as ManagedRuntime from "effect/ManagedRuntime"
 import * as Redacted from "effect/Redacted"
 import * as Stream from "effect/Stream"
+import { acceptChatRequest } from "studio-effect-core/validate/chatRequest"
+import { acceptRunRequest } from "studio-effect-core/validate/runRequest"
 import type { BenchClient } from "../../../../bench/clients/BenchClient.js"
 import { apiKey, chatRequest } from "../../../../bench/fixtures.js"
 import * as Chat from "../../src/Chat.js"
 import { ChatRequest } from "../../src/ChatSchema.js"
-import { validateRequest } from "../../src/internal/schema/validate.js"
+import { requestValidator } from "../../src/internal/schema/validate.js"
 import { RunRequest } from "../../src/MaestroSchema.js"
 import * as StudioClient from "../../src/StudioClient.js"
 
@@ -39,11 +41,20 @@ export const runtimes = (transport: Layer.Layer<HttpClient.HttpClient>) => {
   }
 }
 
-/** The check the client runs on a request before sending it, as `Chat.create` and `Maestro.create` do. */
+/**
+ * The checks `Chat.create` and `Maestro.create` run on a request before sending it: a usual request by its
+ * fast path, any other by the schema.
+ */
+const checks = {
+  chat: requestValidator(ChatRequest, acceptChatRequest),
+  run: requestValidator(RunRequest, acceptRunRequest)
+}
+
+/** Checks a request as `Chat.create` (`chat`) or `Maestro.create` (`run`) does. */
 export const validate = (operation: "chat" | "run", input: unknown): void => {
   const exit = operation === "chat"
-    ? Effect.runSyncExit(validateRequest("chat", ChatRequest, input))
-    : Effect.runSyncExit(validateRequest("maestro.create", RunRequest, input))
+    ? Effect.runSyncExit(checks.chat("chat", input))
+    : Effect.runSyncExit(checks.run("maestro.create", input))
   if (exit._tag !== "Success") throw new Error(`the typical ${operation} request is invalid`)
 }
 
