@@ -106,22 +106,10 @@ for (const { dir, name, node } of runs) {
       }
     }
   )
-  if (!existsSync(report)) {
-    console.log(`${name} on Node.js ${version}: no report (exit ${result.status})`)
-    outsideTests.push({
-      suite: `${name} on Node.js ${version}`,
-      status: result.status,
-      text: errorsOutsideTests(result.output)
-    })
-    failed++
-    continue
-  }
-  const r = JSON.parse(readFileSync(report, "utf8"))
-  const suiteFailed = (r.numFailedTests ?? 0) + (r.numRuntimeErrorTestSuites ?? 0)
-  const outside = suiteFailed === 0 && result.status !== 0
-  passed += r.numPassedTests ?? 0
-  failed += suiteFailed + (outside ? 1 : 0)
-  skipped += (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0)
+  const r = existsSync(report) ? JSON.parse(readFileSync(report, "utf8")) : undefined
+  const suiteFailed = r === undefined ? 0 : (r.numFailedTests ?? 0) + (r.numRuntimeErrorTestSuites ?? 0)
+  // a failure no test accounts for: no report, or an exit with a failure while every test passed
+  const outside = suiteFailed === 0 && (r === undefined || result.status !== 0)
   if (outside) {
     outsideTests.push({
       suite: `${name} on Node.js ${version}`,
@@ -129,6 +117,14 @@ for (const { dir, name, node } of runs) {
       text: errorsOutsideTests(result.output)
     })
   }
+  if (r === undefined) {
+    console.log(`${name} on Node.js ${version}: no report (exit ${result.status})`)
+    failed++
+    continue
+  }
+  passed += r.numPassedTests ?? 0
+  failed += suiteFailed + (outside ? 1 : 0)
+  skipped += (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0)
   console.log(
     `${name} on Node.js ${version}: ${r.numPassedTests} passed, ${suiteFailed} failed${
       outside ? `, and exit ${result.status} from an error outside the tests` : ""
@@ -136,7 +132,7 @@ for (const { dir, name, node } of runs) {
   )
 }
 for (const { suite, status, text } of outsideTests) {
-  console.log(`\n== ${suite} exited ${status} with no failed test; what it reported:\n${text}`)
+  console.log(`\n== ${suite} exited ${status} with no failed test reported; what it printed:\n${text}`)
 }
 console.log(`\n${passed} passed, ${failed} failed` + (skipped > 0 ? `, ${skipped} skipped` : ""))
 process.exit(failed > 0 || passed === 0 ? 1 : 0)
