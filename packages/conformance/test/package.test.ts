@@ -9,7 +9,8 @@
  */
 import { afterAll, beforeAll, describe, Effect, Exit, expect, it, line, packageDir, Scope } from "@studio-effect/line"
 import { execFile } from "node:child_process"
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs"
+import { rm } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import * as Reference from "studio-effect/reference"
@@ -155,10 +156,11 @@ describe("a newcomer's first steps, from the packed tarball in a fresh project o
     serviceUrl = server.url
   })
 
+  // removing the project's node_modules takes seconds, more on a busy disk: the hook has the install's bound
   afterAll(async () => {
     await Effect.runPromise(Scope.close(scope, Exit.void))
-    rmSync(project, { recursive: true, force: true })
-  })
+    await rm(project, { recursive: true, force: true, maxRetries: 3 })
+  }, 300_000)
 
   it(
     "installs with the README's line over the Effect it names, downgrading nothing, runs its main sample, and the command works through npx",
