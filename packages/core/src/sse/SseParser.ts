@@ -3,6 +3,7 @@
  * body is split into reads (UTF-8 decoded across read boundaries; lines ending in LF, CRLF or CR; `data:`
  * with or without its space; comments and other fields skipped), and the bounds a stream is read within.
  */
+import { keepHiddenClass } from "../engine/hiddenClasses.js"
 
 /** The payload that ends a stream. */
 export const doneMarker = "[DONE]"
@@ -207,6 +208,10 @@ export class SseParser {
  * its decoded text (for ASCII, bytes).
  */
 export const defaultMaxEventSize = 8 * 1024 * 1024
+
+// a parser for the life of the process keeps the hidden class of parsers, and the optimized code of `feed`
+// and the methods it calls, from one stream to the next (see `engine/hiddenClasses.ts`)
+keepHiddenClass(new SseParser(defaultMaxEventSize))
 
 /** At most this many bytes are read after `[DONE]` (for the body's end, so the connection can be reused). */
 export const afterDoneBytes = 4096
