@@ -9,17 +9,20 @@
  * @since 1.1.0
  */
 
-/** What is kept: objects that hold no caller data, a few per kind of stream object, taken once each. */
+/** The most objects kept: the callers keep one of each kind they know, once (four in all today). */
+const maxKept = 16
+
+/** What is kept: objects that hold no caller data. */
 const kept: Array<object> = []
 
 /**
- * Keeps `value` for the life of the process; for objects that hold no caller data.
+ * Keeps `value` for the life of the process (for objects that hold no caller data), up to 16 objects.
  *
  * @since 1.1.0
  * @category engine
  */
 export const keepHiddenClass = (value: object): void => {
-  kept.push(value)
+  if (kept.length < maxKept) kept.push(value)
 }
 
 const blankValue = (_key: string, value: unknown): unknown =>
