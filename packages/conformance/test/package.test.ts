@@ -75,12 +75,17 @@ describe("the tarball", () => {
     expect([...topLevel].sort()).toEqual(
       ["LICENSE", "README.md", "bin", "dist", "docs", "examples", "package.json", "src"]
     )
-    // dist/ is built afresh: every module in it comes from a source file, but for the command's bundle of them
-    // (dist/command/, which its build empties first)
-    const compiled = (file: string) =>
-      file.startsWith("dist/") && !file.startsWith("dist/command/") && file.endsWith(".js")
-    for (const file of files.filter(compiled)) {
-      expect(files, `${file} has no source`).toContain(file.replace(/^dist\//, "src/").replace(/\.js$/, ".ts"))
+    // dist/ is built afresh: its modules are the bundles of the package's entries (each from its source file),
+    // the chunks they share (dist/chunks/) and the command's bundle (dist/command/), which the build empties
+    // first; every declaration comes from a source file
+    const entries = (Object.values(packageJson.exports) as ReadonlyArray<Record<string, string>>).map((entry) =>
+      entry.default!.replace(/^\.\//, "")
+    )
+    const bundled = (file: string) => /^dist\/(command|chunks)\//.test(file)
+    for (const file of files.filter((file) => file.startsWith("dist/") && !bundled(file))) {
+      if (file.endsWith(".js")) expect(entries, `${file} is no entry of the package`).toContain(file)
+      const source = file.replace(/^dist\//, "src/").replace(/\.(d\.ts|js)$/, ".ts")
+      if (/\.(d\.ts|js)$/.test(file)) expect(files, `${file} has no source`).toContain(source)
     }
   })
 

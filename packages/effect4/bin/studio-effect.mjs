@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The package's command (`studio-effect --help`): runs the command's bundle in dist/command/ (scripts/command.mjs
+// The package's command (`studio-effect --help`): runs the command's bundle in dist/command/ (scripts/bundle.mjs
 // in the repository), which the package ships built. In a clone of the repository, build it first with
 // `npm run build`.
 import { existsSync } from "node:fs"

@@ -3,7 +3,7 @@
  * (its flags, `--help`, `--version` and errors) loads without them.
  *
  * Measured reason (`studio-effect --version`, Node.js 24, 20 runs paired): in the command's bundle
- * (scripts/command.mjs) each of these is a chunk of its own, and the start takes 0.61× the wall time (161
+ * (scripts/bundle.mjs) each of these is a chunk of its own, and the start takes 0.61× the wall time (161
  * against 261 ms) of the same bundle holding them in its start module.
  */
 import * as Effect from "effect/Effect"

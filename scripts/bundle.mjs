@@ -1,0 +1,111 @@
+// Bundles a line's dist/, as tsc built it, with esbuild. Each line's `npm run build` runs it after tsc.
+//
+//   node scripts/bundle.mjs <package dir>
+//
+// - The command: dist/cli/main.js and everything it imports (Effect, the core, the platform) go into
+//   dist/command/, one module for the start and a chunk for each module a subcommand loads when it first needs it
+//   (src/cli/modules.ts). The package's bin runs dist/command/main.js.
+//   Measured reason (`studio-effect --version`, Node.js 24, 20 runs each paired with the same command run from
+//   dist/cli/ unbundled, both with Node's compile cache): the command's start loads some 260 modules one by one,
+//   and Node's module loader costs more than running them. Bundled, the start takes 146 against 462 ms on the
+//   Effect 4 line (0.31×), and 270 against 1,216 ms on the Effect 3 line (0.22×).
+// - The library: each entry of the package's `exports` becomes one module at the path it names, holding the
+//   line's modules and the core's that it needs; code two entries share goes into dist/chunks/, so that both
+//   load the same classes and services. Effect and every other package stay imports. The declarations stay as
+//   tsc wrote them, one per source module.
+//   Measured reason (`import "studio-effect"`, Effect 4, Node.js 24, 20 runs each paired with the import of the
+//   Effect modules it needs): the 65 modules of the line and the core cost more in Node's module loader (finding,
+//   reading and linking each file) than their code costs to run. See bench/HISTORY.md, "The library bundled".
+import { build } from "esbuild"
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { dirname, join, resolve } from "node:path"
+import { pathToFileURL } from "node:url"
+
+/** The oldest Node.js each line supports, as esbuild's target. */
+const targets = { effect3: "node20", effect4: "node22" }
+
+/** Writes the bundle of the package's command into `<package dir>/dist/command/`. */
+export const bundleCommand = async (packageDir, line) => {
+  const outdir = join(resolve(packageDir), "dist", "command")
+  rmSync(outdir, { recursive: true, force: true })
+  await build({
+    entryPoints: { main: join(resolve(packageDir), "dist", "cli", "main.js") },
+    outdir,
+    bundle: true,
+    splitting: true,
+    format: "esm",
+    platform: "node",
+    target: targets[line],
+    // CommonJS dependencies (`ws`, under the reference service's server) call `require` for Node's modules,
+    // which an ES module has not got: give the bundle one.
+    banner: {
+      js:
+        "import { createRequire as __createRequire } from \"node:module\"\nconst require = __createRequire(import.meta.url)"
+    },
+    logLevel: "warning"
+  })
+}
+
+/** Every file under `dir`, as paths relative to it. */
+const filesUnder = (dir, prefix = "") =>
+  readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory()
+      ? filesUnder(join(dir, entry.name), `${prefix}${entry.name}/`)
+      : [`${prefix}${entry.name}`]
+  )
+
+/**
+ * Replaces the modules tsc wrote into `<package dir>/dist/` (but for the command's bundle) with one module for
+ * each entry of the package's `exports` and the chunks they share; run after `bundleCommand`, which reads them.
+ */
+export const bundleLibrary = async (packageDir, line) => {
+  const dir = resolve(packageDir)
+  const dist = join(dir, "dist")
+  const manifest = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"))
+  const entryPoints = Object.fromEntries(
+    Object.values(manifest.exports).map(({ default: file }) => {
+      const name = file.replace(/^\.\/dist\//, "").replace(/\.js$/, "")
+      return [name, join(dist, `${name}.js`)]
+    })
+  )
+  const packages = Object.keys({
+    ...manifest.dependencies,
+    ...manifest.peerDependencies,
+    ...manifest.optionalDependencies
+  }).filter((name) => name !== "studio-effect-core")
+  // written once every module tsc wrote is read and removed: an entry replaces the module of the same path
+  const { outputFiles } = await build({
+    entryPoints,
+    outdir: dist,
+    write: false,
+    allowOverwrite: true,
+    bundle: true,
+    splitting: true,
+    chunkNames: "chunks/[name]-[hash]",
+    format: "esm",
+    platform: "node",
+    target: targets[line],
+    external: packages.flatMap((name) => [name, `${name}/*`]),
+    // a class or function keeps its own name where two modules' names meet in one bundle
+    keepNames: true,
+    // mapped back through tsc's maps to the sources, whose text the maps hold
+    sourcemap: true,
+    logLevel: "warning"
+  })
+  rmSync(join(dist, "chunks"), { recursive: true, force: true })
+  for (const file of filesUnder(dist)) {
+    if (/\.js(\.map)?$/.test(file) && !file.startsWith("command/")) rmSync(join(dist, file))
+  }
+  for (const { contents, path } of outputFiles) {
+    mkdirSync(dirname(path), { recursive: true })
+    writeFileSync(path, contents)
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
+  const { lineOf } = await import("./guides.mjs")
+  const packageDir = process.argv[2] ?? "."
+  const line = lineOf(packageDir)
+  await bundleCommand(packageDir, line)
+  await bundleLibrary(packageDir, line)
+}
