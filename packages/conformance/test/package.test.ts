@@ -89,6 +89,25 @@ describe("the tarball", () => {
     }
   })
 
+  it("ships its entries bundled, sharing one copy of each class and service among them", async () => {
+    // each entry from dist/ by plain Node.js: the errors `studio-effect/promise` throws are the very classes of
+    // `studio-effect`, and the reference service's client layer provides the `StudioClient` the main entry's
+    // operations need
+    const program = [
+      "const Effect = await import(\"effect/Effect\")",
+      "const main = await import(\"./dist/index.js\")",
+      "const promise = await import(\"./dist/promise/index.js\")",
+      "const reference = await import(\"./dist/reference/index.js\")",
+      "const names = [\"AuthError\", \"ValidationError\", \"NotFound\"]",
+      "const same = names.every((name) => main.StudioError[name] === promise[name])",
+      "const models = await Effect.runPromise(Effect.provide(main.Models.list(), reference.layerClient()))",
+      "process.stdout.write(JSON.stringify({ same, listed: models.data.length > 0 }))"
+    ].join("\n")
+    const result = await exec(process.execPath, ["--input-type=module", "--eval", program], { cwd: root })
+    expect(result.stderr).toBe("")
+    expect(JSON.parse(result.stdout)).toEqual({ same: true, listed: true })
+  })
+
   it("says where it comes from and builds before packing, never on install", () => {
     expect(packageJson.license).toBe("MIT")
     expect(readFileSync(join(root, "LICENSE"), "utf8")).toMatch(/^MIT License/)
