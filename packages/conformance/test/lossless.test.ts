@@ -38,12 +38,23 @@ const answering = (body: string, contentType = "application/json") =>
 type Json = Record<string, unknown>
 
 /**
- * Fields an object of the service may carry beyond `known`: any name (but `__proto__`, which no JavaScript
- * object can hold as a plain field once assigned), any JSON value, as JSON gives them back.
+ * A name no field of the interface has: any string that is not a lowercase snake_case name (every field of the
+ * interface is one), or a snake_case name under the `x_` prefix, which none of them has. (A snake_case name such
+ * as `id` or `name` is a field some object of the interface gives a type, which an extra field may not break.)
+ */
+const unknownName = fc.oneof(
+  fc.string({ maxLength: 12 }).filter((key) => !/^[a-z_][a-z0-9_]*$/.test(key)),
+  fc.stringMatching(/^x_[a-z0-9_]{1,10}$/)
+)
+
+/**
+ * Fields an object of the service may carry beyond `known`: any name no field of the interface has (but
+ * `__proto__`, which no JavaScript object can hold as a plain field once assigned), any JSON value, as JSON
+ * gives them back.
  */
 const extras = (known: Json) =>
   fc.dictionary(
-    fc.string({ maxLength: 12 }).filter((key) => !Object.hasOwn(known, key) && key !== "__proto__"),
+    unknownName.filter((key) => !Object.hasOwn(known, key) && key !== "__proto__"),
     fc.jsonValue({ maxDepth: 2 }),
     { maxKeys: 3 }
   ).map((fields): Json => JSON.parse(JSON.stringify(fields)))
