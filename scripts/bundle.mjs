@@ -25,6 +25,16 @@ import { pathToFileURL } from "node:url"
 /** The oldest Node.js each line supports, as esbuild's target. */
 const targets = { effect3: "node20", effect4: "node22" }
 
+/** What both bundles share: ES modules for Node.js, code split into chunks. */
+const common = (line) => ({
+  bundle: true,
+  splitting: true,
+  format: "esm",
+  platform: "node",
+  target: targets[line],
+  logLevel: "warning"
+})
+
 /** Writes the bundle of the package's command into `<package dir>/dist/command/`. */
 export const bundleCommand = async (packageDir, line) => {
   const outdir = join(resolve(packageDir), "dist", "command")
@@ -32,28 +42,15 @@ export const bundleCommand = async (packageDir, line) => {
   await build({
     entryPoints: { main: join(resolve(packageDir), "dist", "cli", "main.js") },
     outdir,
-    bundle: true,
-    splitting: true,
-    format: "esm",
-    platform: "node",
-    target: targets[line],
+    ...common(line),
     // CommonJS dependencies (`ws`, under the reference service's server) call `require` for Node's modules,
     // which an ES module has not got: give the bundle one.
     banner: {
       js:
         "import { createRequire as __createRequire } from \"node:module\"\nconst require = __createRequire(import.meta.url)"
-    },
-    logLevel: "warning"
+    }
   })
 }
-
-/** Every file under `dir`, as paths relative to it. */
-const filesUnder = (dir, prefix = "") =>
-  readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory()
-      ? filesUnder(join(dir, entry.name), `${prefix}${entry.name}/`)
-      : [`${prefix}${entry.name}`]
-  )
 
 /**
  * Replaces the modules tsc wrote into `<package dir>/dist/` (but for the command's bundle) with one module for
@@ -80,21 +77,16 @@ export const bundleLibrary = async (packageDir, line) => {
     outdir: dist,
     write: false,
     allowOverwrite: true,
-    bundle: true,
-    splitting: true,
+    ...common(line),
     chunkNames: "chunks/[name]-[hash]",
-    format: "esm",
-    platform: "node",
-    target: targets[line],
     external: packages.flatMap((name) => [name, `${name}/*`]),
     // a class or function keeps its own name where two modules' names meet in one bundle
     keepNames: true,
     // mapped back through tsc's maps to the sources, whose text the maps hold
-    sourcemap: true,
-    logLevel: "warning"
+    sourcemap: true
   })
   rmSync(join(dist, "chunks"), { recursive: true, force: true })
-  for (const file of filesUnder(dist)) {
+  for (const file of readdirSync(dist, { recursive: true })) {
     if (/\.js(\.map)?$/.test(file) && !file.startsWith("command/")) rmSync(join(dist, file))
   }
   for (const { contents, path } of outputFiles) {
