@@ -6,11 +6,12 @@
 //   node scripts/test.mjs effect4    one package (core, effect3, effect4 or ai-sdk); extra arguments go to vitest
 //
 // A Node.js the machine lacks comes from the npm registry (scripts/node.mjs). Suites run one after another:
-// each one already runs its files in parallel. A suite that exits with a failure while all its tests passed has
-// what vitest reported outside the tests repeated after the last suite, beside the closing line.
+// each one already runs its files in parallel. After the last suite, beside the closing line, each failure is
+// repeated: a failed test (its name and the start of its error), a file that failed while none of its tests did
+// (its import, a hook), and what vitest reported outside the files for a suite that exited with a failure anyway.
 import { spawn, spawnSync } from "node:child_process"
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs"
-import { dirname, join } from "node:path"
+import { dirname, join, relative } from "node:path"
 import { fileURLToPath } from "node:url"
 import { nodeAtLeast, nodeBinary } from "./node.mjs"
 
@@ -81,6 +82,7 @@ let passed = 0
 let failed = 0
 let skipped = 0
 const outsideTests = []
+const failedTests = []
 for (const { dir, name, node } of runs) {
   const version = spawnSync(node, ["-p", "process.versions.node"], { encoding: "utf8" }).stdout.trim()
   const report = join(reports, `${name}-node${version}.json`)
@@ -107,18 +109,23 @@ for (const { dir, name, node } of runs) {
     }
   )
   const r = existsSync(report) ? JSON.parse(readFileSync(report, "utf8")) : undefined
-  const suiteFailed = r === undefined ? 0 : (r.numFailedTests ?? 0) + (r.numRuntimeErrorTestSuites ?? 0)
+  const suite = `${name} on Node.js ${version}`
+  let filesFailed = 0
+  for (const file of r?.testResults ?? []) {
+    const tests = (file.assertionResults ?? []).filter((test) => test.status === "failed")
+    for (const test of tests) failedTests.push({ suite, file: file.name, test })
+    // a file that failed while none of its tests did (its import, a hook)
+    if (file.status === "failed" && tests.length === 0) {
+      filesFailed++
+      failedTests.push({ suite, file: file.name, test: { fullName: "(the file)", failureMessages: [file.message] } })
+    }
+  }
+  const suiteFailed = r === undefined ? 0 : (r.numFailedTests ?? 0) + filesFailed
   // a failure no test accounts for: no report, or an exit with a failure while every test passed
   const outside = suiteFailed === 0 && (r === undefined || result.status !== 0)
-  if (outside) {
-    outsideTests.push({
-      suite: `${name} on Node.js ${version}`,
-      status: result.status,
-      text: errorsOutsideTests(result.output)
-    })
-  }
+  if (outside) outsideTests.push({ suite, status: result.status, text: errorsOutsideTests(result.output) })
   if (r === undefined) {
-    console.log(`${name} on Node.js ${version}: no report (exit ${result.status})`)
+    console.log(`${suite}: no report (exit ${result.status})`)
     failed++
     continue
   }
@@ -126,10 +133,14 @@ for (const { dir, name, node } of runs) {
   failed += suiteFailed + (outside ? 1 : 0)
   skipped += (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0)
   console.log(
-    `${name} on Node.js ${version}: ${r.numPassedTests} passed, ${suiteFailed} failed${
+    `${suite}: ${r.numPassedTests} passed, ${suiteFailed} failed${
       outside ? `, and exit ${result.status} from an error outside the tests` : ""
     } in ${Math.round((Date.now() - started) / 1000)} s`
   )
+}
+for (const { file, suite, test } of failedTests) {
+  const message = (test.failureMessages ?? []).join("\n").replace(ansi, "").split("\n").slice(0, 30).join("\n")
+  console.log(`\n== failed in ${suite}: ${relative(root, file)} > ${test.fullName}\n${message}`)
 }
 for (const { suite, status, text } of outsideTests) {
   console.log(`\n== ${suite} exited ${status} with no failed test reported; what it printed:\n${text}`)
