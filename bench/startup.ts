@@ -23,8 +23,14 @@ const run = (
     child.on("close", (code) => resolve({ code, out, err, ms: performance.now() - start }))
   })
 
-/** The first line of a failed process's error output, for the report. */
-const firstLine = (text: string): string => text.trim().split("\n").find((line) => line.trim() !== "") ?? "no output"
+/**
+ * The line of a failed process's error output that names its error (Node.js prints the source line that threw
+ * above it), or its first line; for the report.
+ */
+const errorLine = (text: string): string => {
+  const lines = text.split("\n").map((line) => line.trim()).filter((line) => line !== "")
+  return lines.find((line) => /^[A-Za-z]*Error\b/.test(line)) ?? lines[0] ?? "no output"
+}
 
 /**
  * Milliseconds of `await import(specifier)` (of all of them at once, when several) in a fresh process of
@@ -42,13 +48,13 @@ export const importTime = async (
     "process.stdout.write(JSON.stringify({ ms: performance.now() - start }) + \"\\n\")"
   ].join("\n")
   const { code, err, out } = await run(node, ["--input-type=module", "--eval", source], cwd)
-  if (code !== 0) throw new Error(`import "${specifiers.join("\", \"")}" failed: ${firstLine(err)}`)
+  if (code !== 0) throw new Error(`import "${specifiers.join("\", \"")}" failed: ${errorLine(err)}`)
   return JSON.parse(out.trim()).ms
 }
 
 /** Milliseconds from spawning `node <args>` to its exit; the command must succeed and print something. */
 export const commandTime = async (node: string, args: ReadonlyArray<string>, cwd: string): Promise<number> => {
   const { code, err, ms, out } = await run(node, args, cwd)
-  if (code !== 0 || out.trim() === "") throw new Error(`\`${args.join(" ")}\` failed: ${firstLine(err)}`)
+  if (code !== 0 || out.trim() === "") throw new Error(`\`${args.join(" ")}\` failed: ${errorLine(err)}`)
   return ms
 }
