@@ -138,9 +138,15 @@ for (const { dir, name, node } of runs) {
     } in ${Math.round((Date.now() - started) / 1000)} s`
   )
 }
-for (const { file, suite, test } of failedTests) {
-  const message = (test.failureMessages ?? []).join("\n").replace(ansi, "").split("\n").slice(0, 30).join("\n")
+/** The most failures repeated, each with at most this many lines of its error. */
+const repeatedFailures = 20
+const errorLines = 30
+for (const { file, suite, test } of failedTests.slice(0, repeatedFailures)) {
+  const message = (test.failureMessages ?? []).join("\n").replace(ansi, "").split("\n").slice(0, errorLines).join("\n")
   console.log(`\n== failed in ${suite}: ${relative(root, file)} > ${test.fullName}\n${message}`)
+}
+if (failedTests.length > repeatedFailures) {
+  console.log(`\n== and ${failedTests.length - repeatedFailures} more failures (above, and in .reports/)`)
 }
 for (const { suite, status, text } of outsideTests) {
   console.log(`\n== ${suite} exited ${status} with no failed test reported; what it printed:\n${text}`)
