@@ -86,7 +86,8 @@ const failedTests = []
 for (const { dir, name, node } of runs) {
   const version = spawnSync(node, ["-p", "process.versions.node"], { encoding: "utf8" }).stdout.trim()
   const report = join(reports, `${name}-node${version}.json`)
-  console.log(`\n== ${name} on Node.js ${version}`)
+  const suite = `${name} on Node.js ${version}`
+  console.log(`\n== ${suite}`)
   const started = Date.now()
   const vitest = join(root, dir, "node_modules/vitest/vitest.mjs")
   const result = await runSuite(
@@ -109,7 +110,6 @@ for (const { dir, name, node } of runs) {
     }
   )
   const r = existsSync(report) ? JSON.parse(readFileSync(report, "utf8")) : undefined
-  const suite = `${name} on Node.js ${version}`
   let filesFailed = 0
   for (const file of r?.testResults ?? []) {
     const tests = (file.assertionResults ?? []).filter((test) => test.status === "failed")
