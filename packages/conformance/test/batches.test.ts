@@ -19,13 +19,13 @@ import {
   TestClock,
   transportLayers
 } from "@studio-effect/line"
-import { mkdtempSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { Batches, StudioClient } from "studio-effect"
 import { Studio } from "studio-effect/promise"
 import * as Reference from "studio-effect/reference"
 import { referenceClients } from "./support/referenceClients.js"
+import { tempDirectory } from "./support/tempDirectory.js"
 
 const encoder = new TextEncoder()
 const line = (customId: string, body: Record<string, unknown>) =>
@@ -135,9 +135,9 @@ describe.each(clients)("batches, against the reference service %s", (_, client) 
       expect(yield* Batches.list()).toEqual([])
     })))
 
-  it.effect("a file read from a path; the answer's metadata with withResponse", () =>
+  it.effect("a file read from a path; the answer's metadata with withResponse", ({ onTestFinished }) =>
     withClient(Effect.gen(function*() {
-      const path = join(mkdtempSync(join(tmpdir(), "batches-")), "requests.jsonl")
+      const path = join(tempDirectory("batches-", onTestFinished), "requests.jsonl")
       writeFileSync(path, jsonl([line("p", ask("From a file"))]))
       const created = yield* Effect.provide(Batches.create({ file: path }), NodeFileSystem.layer)
       const answered = yield* Batches.retrieveWithResponse(created.id)

@@ -5,10 +5,10 @@
  */
 import { afterAll, beforeAll, describe, Effect, Exit, expect, it, packageDir, Scope } from "@studio-effect/line"
 import { execFile } from "node:child_process"
-import { mkdtempSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { writeFileSync } from "node:fs"
 import { join } from "node:path"
 import * as Reference from "studio-effect/reference"
+import { tempDirectory, type WhenDone } from "./support/tempDirectory.js"
 
 const bin = join(packageDir, "bin/studio-effect.mjs")
 const key = "cli-batches-key"
@@ -55,15 +55,15 @@ const line = (customId: string, model: string, content: string) =>
     body: { model, messages: [{ role: "user", content }] }
   })
 
-const write = (lines: ReadonlyArray<string>) => {
-  const path = join(mkdtempSync(join(tmpdir(), "cli-batches-")), "requests.jsonl")
+const write = (lines: ReadonlyArray<string>, whenDone: WhenDone) => {
+  const path = join(tempDirectory("cli-batches-", whenDone), "requests.jsonl")
   writeFileSync(path, lines.join("\n") + "\n")
   return path
 }
 
 describe("studio-effect batches", { timeout: 120_000 }, () => {
-  it("create, get, list, results and cancel against the service", async () => {
-    const requests = write([line("a", "fpmodel-mini", "Hello"), line("b", "no-such-model", "x")])
+  it("create, get, list, results and cancel against the service", async ({ onTestFinished }) => {
+    const requests = write([line("a", "fpmodel-mini", "Hello"), line("b", "no-such-model", "x")], onTestFinished)
     const created = await cli(["batches", "create", requests, "--metadata", "team=docs"])
     expect(created.code, created.stderr).toBe(0)
     const id = created.stdout.trim()
@@ -90,12 +90,18 @@ describe("studio-effect batches", { timeout: 120_000 }, () => {
     expect(cancelled.stdout.trim()).toBe(`${pending.stdout.trim()}  CANCELLED  0/2  0 failed`)
   })
 
-  it("a bad file or metadata is one line on stderr, and nothing is created", async () => {
-    const broken = await cli(["batches", "create", write([line("a", "fpmodel-mini", "x"), "{"])])
+  it("a bad file or metadata is one line on stderr, and nothing is created", async ({ onTestFinished }) => {
+    const broken = await cli(["batches", "create", write([line("a", "fpmodel-mini", "x"), "{"], onTestFinished)])
     expect(broken.code).toBe(1)
     expect(broken.stderr).toContain("line 2 is not JSON")
     expect(broken.stderr.trim().split("\n")).toHaveLength(1)
-    const metadata = await cli(["batches", "create", write([line("a", "fpmodel-mini", "x")]), "--metadata", "team"])
+    const metadata = await cli([
+      "batches",
+      "create",
+      write([line("a", "fpmodel-mini", "x")], onTestFinished),
+      "--metadata",
+      "team"
+    ])
     expect(metadata.code).toBe(1)
     expect(metadata.stderr).toContain("--metadata team: write it as key=value")
     const missing = await cli(["batches", "get", "no-such-batch"])
@@ -103,8 +109,14 @@ describe("studio-effect batches", { timeout: 120_000 }, () => {
     expect(missing.stderr).toContain("404")
   })
 
-  it("create --wait --reference runs the batch on the embedded service until it has finished", async () => {
-    const result = await cli(["batches", "create", write([line("a", "fpmodel-mini", "Hi")]), "--wait", "--reference"])
+  it("create --wait --reference runs the batch on the embedded service until it has finished", async ({ onTestFinished }) => {
+    const result = await cli([
+      "batches",
+      "create",
+      write([line("a", "fpmodel-mini", "Hi")], onTestFinished),
+      "--wait",
+      "--reference"
+    ])
     expect(result.code, result.stderr).toBe(0)
     expect(result.stdout.trim()).toMatch(/^[0-9a-f-]{36}  COMPLETED  1\/1  0 failed$/)
   })

@@ -6,10 +6,10 @@
  */
 import { afterAll, beforeAll, describe, Effect, Exit, expect, it, packageDir, Scope } from "@studio-effect/line"
 import { execFile } from "node:child_process"
-import { existsSync, mkdtempSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { existsSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import * as Reference from "studio-effect/reference"
+import { tempDirectory } from "./support/tempDirectory.js"
 
 const bin = join(packageDir, "bin/studio-effect.mjs")
 const key = "cli-terminal-key"
@@ -76,8 +76,8 @@ const onTerminal = (args: ReadonlyArray<string>) =>
   })
 
 describe.skipIf(!existsSync("/usr/bin/script"))("studio-effect files on a terminal", { timeout: 120_000 }, () => {
-  it("list, search and get show the service's control sequences as escapes", async () => {
-    const directory = mkdtempSync(join(tmpdir(), "cli-terminal-"))
+  it("list, search and get show the service's control sequences as escapes", async ({ onTestFinished }) => {
+    const directory = tempDirectory("cli-terminal-", onTestFinished)
     const file = join(directory, `notes${clipboard}${c1}.txt`)
     writeFileSync(file, `Steeping notes ${clipboard} then ${clear} and ${c1} for green tea.`)
     const uploaded = await piped(["files", "upload", file])

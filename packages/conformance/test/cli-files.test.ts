@@ -5,10 +5,10 @@
  */
 import { afterAll, beforeAll, describe, Effect, Exit, expect, it, packageDir, Scope } from "@studio-effect/line"
 import { execFile } from "node:child_process"
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { existsSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import * as Reference from "studio-effect/reference"
+import { tempDirectory } from "./support/tempDirectory.js"
 
 const root = packageDir
 const bin = join(packageDir, "bin/studio-effect.mjs")
@@ -41,8 +41,8 @@ const cli = (args: ReadonlyArray<string>) =>
   })
 
 describe("studio-effect files", { timeout: 120_000 }, () => {
-  it("upload, list, get, search, update and delete against the service", async () => {
-    const directory = mkdtempSync(join(tmpdir(), "cli-files-"))
+  it("upload, list, get, search, update and delete against the service", async ({ onTestFinished }) => {
+    const directory = tempDirectory("cli-files-", onTestFinished)
     const write = (name: string, text: string) => {
       writeFileSync(join(directory, name), text)
       return join(directory, name)
@@ -87,8 +87,8 @@ describe("studio-effect files", { timeout: 120_000 }, () => {
     expect(gone.stderr).toContain("404")
   })
 
-  it("download to stdout and to a file, and the parsed text", async () => {
-    const directory = mkdtempSync(join(tmpdir(), "cli-download-"))
+  it("download to stdout and to a file, and the parsed text", async ({ onTestFinished }) => {
+    const directory = tempDirectory("cli-download-", onTestFinished)
     const text = "# Tea\n\nGreen tea is steeped at 80 degrees.\n\nBlack tea wants boiling water."
     writeFileSync(join(directory, "tea.md"), text)
     const uploaded = await cli(["files", "upload", join(directory, "tea.md")])

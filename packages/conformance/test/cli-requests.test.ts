@@ -7,13 +7,13 @@
  */
 import { afterAll, beforeAll, describe, Effect, Exit, expect, it, packageDir, Scope } from "@studio-effect/line"
 import { execFile } from "node:child_process"
-import { mkdtempSync, writeFileSync } from "node:fs"
+import { writeFileSync } from "node:fs"
 import * as Http from "node:http"
 import type { AddressInfo } from "node:net"
-import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { exitCodes } from "studio-effect-core/cli/exitCodes"
 import * as Reference from "studio-effect/reference"
+import { tempDirectory } from "./support/tempDirectory.js"
 
 const bin = join(packageDir, "bin/studio-effect.mjs")
 const key = "cli-requests-key"
@@ -100,8 +100,8 @@ const lastBody = (suffix: string, from: number) =>
   seen.slice(from).filter((request) => request.method === "POST" && request.path.endsWith(suffix)).at(-1)?.body
 
 describe("studio-effect: flags reach the request", { timeout: 120_000 }, () => {
-  it("chat: -m, -s, -t, --top-p, --stop, --max-tokens, -d and --json-mode", async () => {
-    const directory = mkdtempSync(join(tmpdir(), "cli-requests-"))
+  it("chat: -m, -s, -t, --top-p, --stop, --max-tokens, -d and --json-mode", async ({ onTestFinished }) => {
+    const directory = tempDirectory("cli-requests-", onTestFinished)
     const notes = join(directory, "notes.md")
     writeFileSync(notes, "The tea review is on Monday.")
     const from = seen.length

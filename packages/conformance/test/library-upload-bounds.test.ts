@@ -6,11 +6,11 @@
  */
 import { describe, Effect, expect, it, Layer, NodeFileSystem, outcome } from "@studio-effect/line"
 import { execFileSync } from "node:child_process"
-import { mkdtempSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { Library, StudioError } from "studio-effect"
 import * as Reference from "studio-effect/reference"
+import { tempDirectory } from "./support/tempDirectory.js"
 
 const limit = 1024 * 1024
 
@@ -27,9 +27,9 @@ const expectRefused = (result: { readonly _tag: string; readonly failure?: unkno
 }
 
 describe("Library.upload(path) within maxUploadSize", () => {
-  it.effect("a FIFO is refused by its kind, never opened", () =>
+  it.effect("a FIFO is refused by its kind, never opened", ({ onTestFinished }) =>
     Effect.gen(function*() {
-      const fifo = join(mkdtempSync(join(tmpdir(), "upload-fifo-")), "feed")
+      const fifo = join(tempDirectory("upload-fifo-", onTestFinished), "feed")
       execFileSync("mkfifo", [fifo])
       expectRefused(
         yield* uploaded(fifo),
@@ -42,18 +42,18 @@ describe("Library.upload(path) within maxUploadSize", () => {
       expectRefused(yield* uploaded("/dev/zero"), /\/dev\/zero is not a regular file \(CharacterDevice\)/)
     }))
 
-  it.effect("a regular file over the limit is refused from its size, and a directory by name", () =>
+  it.effect("a regular file over the limit is refused from its size, and a directory by name", ({ onTestFinished }) =>
     Effect.gen(function*() {
-      const dir = mkdtempSync(join(tmpdir(), "upload-sizes-"))
+      const dir = tempDirectory("upload-sizes-", onTestFinished)
       const big = join(dir, "big.txt")
       writeFileSync(big, new Uint8Array(limit + 1).fill(98))
       expectRefused(yield* uploaded(big), /larger than 1 MiB \(maxUploadSize\)/)
       expectRefused(yield* uploaded(dir), /is a directory: upload a file/)
     }))
 
-  it.effect("a file within the limit is read and sent whole", () =>
+  it.effect("a file within the limit is read and sent whole", ({ onTestFinished }) =>
     Effect.gen(function*() {
-      const file = join(mkdtempSync(join(tmpdir(), "upload-small-")), "notes.txt")
+      const file = join(tempDirectory("upload-small-", onTestFinished), "notes.txt")
       writeFileSync(file, "Green tea is steeped at 80 degrees.")
       const result = yield* uploaded(file)
       expect(result._tag).toBe("Success")

@@ -19,12 +19,12 @@ import {
   Stream,
   TestClock
 } from "@studio-effect/line"
-import { mkdtempSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { Library, Maestro, type MaestroSchema, StudioClient } from "studio-effect"
 import { Studio } from "studio-effect/promise"
 import * as Reference from "studio-effect/reference"
+import { tempDirectory } from "./support/tempDirectory.js"
 import { clientOf } from "./support/testServer.js"
 
 const encoder = new TextEncoder()
@@ -197,11 +197,11 @@ describe("Library in memory", () => {
 })
 
 describe("Library over HTTP", () => {
-  it.live("uploads from a path, bytes, a Blob and a Stream; search and a labelled run use them", () =>
+  it.live("uploads from a path, bytes, a Blob and a Stream; search and a labelled run use them", ({ onTestFinished }) =>
     Effect.scoped(Effect.gen(function*() {
       const server = yield* Reference.listen({ port: 0, fileProcessingDuration: 0, runStepDuration: 0 })
       const client = clientOf(server.url)
-      const directory = mkdtempSync(join(tmpdir(), "library-"))
+      const directory = tempDirectory("library-", onTestFinished)
       const path = join(directory, files[0].name)
       writeFileSync(path, files[0].text)
       yield* Effect.gen(function*() {

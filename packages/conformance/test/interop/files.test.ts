@@ -5,19 +5,19 @@
  */
 import { describe, Effect, expect, it } from "@studio-effect/line"
 import { AI21 } from "ai21"
-import { mkdtempSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { writeFileSync } from "node:fs"
 import { join } from "node:path"
 import * as Reference from "studio-effect/reference"
+import { tempDirectory } from "../support/tempDirectory.js"
 
 const key = "interop-key"
 
 describe("the ai21 npm client's files against the reference service", () => {
-  it.live("create, get, list, update and delete", () =>
+  it.live("create, get, list, update and delete", ({ onTestFinished }) =>
     Effect.scoped(Effect.gen(function*() {
       const server = yield* Reference.listen({ port: 0, apiKeys: [key], fileProcessingDuration: 0 })
       const client = new AI21({ apiKey: key, baseURL: `${server.url}/studio/v1`, maxRetries: 0 })
-      const directory = mkdtempSync(join(tmpdir(), "ai21-files-"))
+      const directory = tempDirectory("ai21-files-", onTestFinished)
       const path = join(directory, "handbook.txt")
       writeFileSync(path, "Holidays are booked in the portal.\n\nExpenses are paid monthly.")
       yield* Effect.promise(async () => {

@@ -3,12 +3,12 @@
  * it, which work as printed (the built bin spawned on 127.0.0.1, port 0; the printed lines given to a second
  * command); and no key it accepts, wherever the key came from, is ever printed.
  */
-import { describe, expect, it, packageDir } from "@studio-effect/line"
+import { afterAll, describe, expect, it, packageDir } from "@studio-effect/line"
 import { type ChildProcess, execFile, spawn } from "node:child_process"
-import { chmodSync, mkdtempSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { chmodSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { stop } from "../support/serve.js"
+import { tempDirectory } from "../support/tempDirectory.js"
 
 const bin = join(packageDir, "bin/studio-effect.mjs")
 const noClient = { STUDIO_API_KEY: "", STUDIO_BASE_URL: "", STUDIO_SERVE_API_KEYS: "" }
@@ -38,7 +38,7 @@ const exported = (out: string): Record<string, string> =>
 
 /** A directory holding `studio-effect`, the built bin, for a shell's PATH. */
 const commandDirectory = (() => {
-  const directory = mkdtempSync(join(tmpdir(), "serve-start-bin-"))
+  const directory = tempDirectory("serve-start-bin-", afterAll)
   const command = join(directory, "studio-effect")
   writeFileSync(command, `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(bin)} "$@"\n`)
   chmodSync(command, 0o755)
@@ -105,8 +105,8 @@ describe.concurrent("serve: its start-up lines", { timeout: 120_000 }, () => {
     })
   }
 
-  it("a key from --api-key-file is never printed", async () => {
-    const directory = mkdtempSync(join(tmpdir(), "serve-start-"))
+  it("a key from --api-key-file is never printed", async ({ onTestFinished }) => {
+    const directory = tempDirectory("serve-start-", onTestFinished)
     const file = join(directory, "keys")
     writeFileSync(file, "# accepted keys\nsk-file-secret-1\n")
     const { child, out } = await serving(["--api-key-file", file])

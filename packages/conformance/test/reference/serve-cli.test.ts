@@ -7,11 +7,11 @@
  */
 import { describe, expect, it, packageDir } from "@studio-effect/line"
 import { type ChildProcess, spawn } from "node:child_process"
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs"
+import { readFileSync, writeFileSync } from "node:fs"
 import * as net from "node:net"
-import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { startServe, stop } from "../support/serve.js"
+import { tempDirectory } from "../support/tempDirectory.js"
 
 const bin = join(packageDir, "bin/studio-effect.mjs")
 const spawning = { timeout: 60_000 }
@@ -263,8 +263,8 @@ describe.concurrent("connections and unfinished requests are bounded", spawning,
 })
 
 describe.concurrent("accepted keys from the environment and a file", spawning, () => {
-  it("STUDIO_SERVE_API_KEYS and --api-key-file: every listed key is accepted, none shows in the process list", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "serve-keys-"))
+  it("STUDIO_SERVE_API_KEYS and --api-key-file: every listed key is accepted, none shows in the process list", async ({ onTestFinished }) => {
+    const dir = tempDirectory("serve-keys-", onTestFinished)
     const file = join(dir, "keys")
     writeFileSync(file, "# keys of the team\nfile-key-1\n\n  file-key-2  \n")
     const { child, url } = await startServe(["--port", "0", "--api-key-file", file], {
@@ -282,8 +282,8 @@ describe.concurrent("accepted keys from the environment and a file", spawning, (
     }
   })
 
-  it("a key file that cannot be read, or a key with whitespace inside, stops serve with one line", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "serve-keys-"))
+  it("a key file that cannot be read, or a key with whitespace inside, stops serve with one line", async ({ onTestFinished }) => {
+    const dir = tempDirectory("serve-keys-", onTestFinished)
     const missing = await refusedStart(["--port", "0", "--api-key-file", join(dir, "missing")])
     expect(missing.code).toBe(1)
     expect(missing.stderr).toMatch(/^studio-effect: Cannot read --api-key-file .*missing: ENOENT\n$/)
