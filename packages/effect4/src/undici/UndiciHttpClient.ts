@@ -12,6 +12,7 @@
  */
 import * as Channel from "effect/Channel"
 import * as Effect from "effect/Effect"
+import { identity } from "effect/Function"
 import * as Cookies from "effect/http/Cookies"
 import * as Headers from "effect/http/Headers"
 import type * as HttpBody from "effect/http/HttpBody"
@@ -141,9 +142,7 @@ const bodyOf = (body: HttpBody.HttpBody): Effect.Effect<RequestBody> => {
 
 const formDecoder = new TextDecoder("utf-8", { ignoreBOM: true })
 
-class UndiciResponse extends Inspectable.Class
-  implements HttpClientResponse.HttpClientResponse, HasReadableBody<HttpClientError.HttpClientError>
-{
+class UndiciResponse extends Inspectable.Class implements HttpClientResponse.HttpClientResponse, HasReadableBody {
   readonly [HttpIncomingMessage.TypeId]: typeof HttpIncomingMessage.TypeId = HttpIncomingMessage.TypeId
   readonly [HttpClientResponse.TypeId]: typeof HttpClientResponse.TypeId = HttpClientResponse.TypeId
 
@@ -223,13 +222,16 @@ class UndiciResponse extends Inspectable.Class
     )
   }
 
-  [ReadableBodyTypeId](): ReadableBody<HttpClientError.HttpClientError> {
-    return new ReadableBody(this.source.body, (cause) => this.decodeError(cause))
+  [ReadableBodyTypeId]<E>(
+    onError: (error: HttpClientError.HttpClientError) => E,
+    now: () => number
+  ): ReadableBody<E> {
+    return new ReadableBody(this.source.body, (cause) => onError(this.decodeError(cause)), now)
   }
 
   get stream(): Stream.Stream<Uint8Array, HttpClientError.HttpClientError> {
     return Stream.fromChannel(Channel.fromTransform((_, scope) => {
-      const body = this[ReadableBodyTypeId]()
+      const body = this[ReadableBodyTypeId](identity, Date.now)
       return Effect.as(Scope.addFinalizer(scope, Effect.sync(body.release)), body.pull)
     }))
   }

@@ -15,15 +15,15 @@ export const configFromEnv = (env: Record<string, string>): Layer.Layer<never> =
  * at most `request` for a request; for a stream at least `streamAtLeast` and at most `stream`, and `perRead`
  * more for each network read. On this line, over the platform's transports: a request's attempt and the
  * watchdog of attempt deadlines; a stream's the same, the idle watchdog, the read after `[DONE]` and its time
- * bound, and one per network read, so that the watchdog can interrupt it. Over `studio-effect/undici` the
- * attempt timeout is a timer: a request forks none; and a stream's read whose bytes are there runs in the
- * consuming fiber: only a read that waits forks one.
+ * bound, and one per network read, so that the watchdog can interrupt it. Over `studio-effect/undici` none:
+ * the attempt timeout and a stream's idle watch are timers, a stream's body is read in the consuming fiber,
+ * and what follows its `[DONE]` in the background.
  */
 export const fiberBudget = (
   transport: string
 ): { readonly request: number; readonly streamAtLeast: number; readonly stream: number; readonly perRead: number } =>
   transport === "UndiciHttpClient"
-    ? { request: 0, streamAtLeast: 1, stream: 5, perRead: 1 }
+    ? { request: 0, streamAtLeast: 0, stream: 0, perRead: 0 }
     : { request: 2, streamAtLeast: 3, stream: 6, perRead: 1 }
 
 /** The current fiber's services, as `Chat.toAsyncIterable` and the other bridges out of Effect take them. */

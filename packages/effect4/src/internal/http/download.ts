@@ -43,7 +43,7 @@ export const makeDownloads = (context: {
     if (length !== undefined && length > maxSize) {
       return yield* Effect.andThen(releaseBody(response), Effect.fail(tooLarge()))
     }
-    const read = yield* bodyReads(
+    const { read } = yield* bodyReads(
       response,
       settings.streamIdleTimeout,
       () => new TimeoutError({ phase: "stream-idle", timeout: settings.streamIdleTimeout, method: "GET", url })

@@ -46,12 +46,12 @@ export const makeEvents = (context: {
       settings.maxRetries,
       attempts.withAttemptTimeout(httpRequest, settings.timeout, attempts.send(request.operation, httpRequest))
     )
-    const read = yield* bodyReads(
+    const { afterDone, read } = yield* bodyReads(
       response,
       settings.streamIdleTimeout,
       () => new TimeoutError({ phase: "stream-idle", timeout: settings.streamIdleTimeout, method: "POST", url })
     )
-    const pull = eventsOf("POST", url, parse, decodeOptions, read)
+    const pull = eventsOf("POST", url, parse, decodeOptions, read, afterDone)
     return { response, events: Stream.fromPull(Effect.succeed(mapPullError(pull, scrubbed))) }
   })
 }

@@ -1,11 +1,16 @@
 /**
  * The idle timeout of a streamed body: its clock runs only while a read waits on the network, so a slow
- * consumer never makes a stream idle. A read whose bytes the transport says are already there runs in the
- * consumer's fiber. Any other read starts at once in a fiber of its own and, when the bytes are already there
- * (the usual case on a busy stream), ends before anything waits: the consumer takes its result directly. A
- * read that has to wait is joined, and one watchdog fiber per body (started by the first read
- * that waits) sleeps until that read's deadline; when a read has waited that long, the watchdog interrupts
- * it and the read fails with the timeout's error, as does every read after it.
+ * consumer never makes a stream idle. A body read as a `ReadableBody` (`studio-effect/undici`) is watched
+ * from outside (`watchIdle`): its waiting read is failed and the body released, with no fiber per read; on
+ * the live clock the watch is a timer of the platform, under any other clock (the `TestClock`) one fiber
+ * per stream that sleeps on that clock.
+ *
+ * Over any other transport a read cannot be ended from outside (`withIdleTimeout`): each read starts at once
+ * in a fiber of its own and, when the bytes are already there (the usual case on a busy stream), ends
+ * before anything waits: the consumer takes its result directly. A read that has to wait is joined, and one
+ * watchdog fiber per body (started by the first read that waits) sleeps until that read's deadline; when a
+ * read has waited that long, the watchdog interrupts it and the read fails with the timeout's error, as
+ * does every read after it.
  *
  * Measured reason (`npm run bench`, Node.js 24): `Stream.timeoutOrElse` runs the whole stream in a fiber of
  * its own and hands every read over through a queue; on the 100,000-token stream that cost 11% of the
@@ -18,6 +23,51 @@ import * as Fiber from "effect/Fiber"
 import * as Latch from "effect/Latch"
 import type * as Pull from "effect/Pull"
 import type * as Scope from "effect/Scope"
+import { longTimer } from "studio-effect-core/platform/timerDuration"
+import { liveClock } from "./liveClock.js"
+import type { ReadableBody } from "./readableBody.js"
+
+/**
+ * Fails `body`'s waiting read with `onTimeout()` once it has waited `timeout`, and releases the body, for as
+ * long as the scope is open. One watch per body, asleep until the moment the waiting read would have waited
+ * that long: a read costs it nothing. The body's `now` must be `clock`'s time.
+ */
+export const watchIdle = <E>(
+  body: ReadableBody<E>,
+  clock: Clock.Clock,
+  timeout: Duration.Duration,
+  onTimeout: () => E
+): Effect.Effect<void, never, Scope.Scope> => {
+  if (!Duration.isFinite(timeout)) return Effect.void
+  const millis = Duration.toMillis(timeout)
+  /** How long to wait before looking again, or `undefined` when the watch is over. */
+  const look = (): number | undefined => {
+    if (body.done) return undefined
+    const since = body.waitingSince
+    const waited = since === undefined ? 0 : clock.currentTimeMillisUnsafe() - since
+    if (since !== undefined && waited >= millis) {
+      body.abort(onTimeout())
+      return undefined
+    }
+    return millis - waited
+  }
+  if (clock === liveClock) {
+    let timer: { readonly cancel: () => void } | undefined = undefined
+    // a timer of at most what the platform holds, re-armed for what remains
+    const arm = (delay: number) => {
+      timer = longTimer(delay, () => {
+        const next = look()
+        if (next !== undefined) arm(next)
+      })
+    }
+    return Effect.acquireRelease(Effect.sync(() => arm(millis)), () => Effect.sync(() => timer?.cancel()))
+  }
+  const watch: Effect.Effect<void> = Effect.suspend(() => {
+    const next = look()
+    return next === undefined ? Effect.void : Effect.andThen(Effect.sleep(next), watch)
+  })
+  return Effect.asVoid(Effect.forkScoped(watch))
+}
 
 /**
  * `read` with the idle timeout: a read that waits longer than `timeout` is interrupted and fails with
@@ -26,9 +76,7 @@ import type * as Scope from "effect/Scope"
 export const withIdleTimeout = <A, E, E2>(
   read: Pull.Pull<A, E>,
   timeout: Duration.Duration,
-  onTimeout: () => E2,
-  /** Whether `read` would end at once (its bytes are there): then it runs as it is, with no fiber. */
-  ready?: () => boolean
+  onTimeout: () => E2
 ): Effect.Effect<Pull.Pull<A, E | E2>, never, Scope.Scope> =>
   Effect.gen(function*() {
     if (!Duration.isFinite(timeout)) return read
@@ -62,7 +110,6 @@ export const withIdleTimeout = <A, E, E2>(
     }
     return Effect.suspend((): Pull.Pull<A, E | E2> => {
       if (timedOut) return Effect.fail(onTimeout())
-      if (ready?.() === true) return read
       return Effect.flatMap(Effect.forkChild(read, { startImmediately: true }), (reader): Pull.Pull<A, E | E2> => {
         const done = reader.pollUnsafe()
         if (done !== undefined) return done

@@ -48,13 +48,17 @@ export const decodeEvents = <A, E2>(
   options: DecodeOptions = {}
 ) =>
 <E, R>(bytes: Stream.Stream<Uint8Array, E, R>): Stream.Stream<A, E | E2 | TransportError | DecodeError, R> =>
-  Stream.transformPull(bytes, (read) => Effect.succeed(eventsOf(method, url, parse, options, read)))
+  Stream.transformPull(
+    bytes,
+    (read) => Effect.succeed(eventsOf(method, url, parse, options, read, drainAfterDone(read)))
+  )
 
 /**
- * A bounded read after [DONE]: the body's end usually follows at once; nothing waits for more. The read
- * starts at once, and when the end is already there it is over before any timer is set.
+ * A bounded read after [DONE] (at most `afterDoneBytes`, for at most `afterDoneWindow`): the body's end
+ * usually follows at once; nothing waits for more. The read starts at once, and when the end is already
+ * there it is over before any timer is set.
  */
-const drainAfterDone = <E>(read: BodyPull<E>): Effect.Effect<void> =>
+export const drainAfterDone = <E>(read: BodyPull<E>): Effect.Effect<void> =>
   Effect.suspend(() => {
     let left = afterDoneBytes
     const next: Effect.Effect<void, E | Cause.Done> = Effect.flatMap(read, (reads) => {
@@ -69,18 +73,21 @@ const drainAfterDone = <E>(read: BodyPull<E>): Effect.Effect<void> =>
       }))
   })
 
-/** The events of the bytes `read` gives, as `decodeEvents` says, pulled as the events are. */
+/**
+ * The events of the bytes `read` gives, as `decodeEvents` says, pulled as the events are; `afterDone` is
+ * the bounded read of what follows `[DONE]` while the body is still open.
+ */
 export const eventsOf = <A, E2, E>(
   method: string,
   url: string,
   parse: (data: string) => A | EventError<E2>,
   options: DecodeOptions,
-  read: BodyPull<E>
+  read: BodyPull<E>,
+  afterDone: Effect.Effect<void>
 ): Pull.Pull<NonEmptyReadonlyArray<A>, E | E2 | TransportError | DecodeError> => {
   type Out = Pull.Pull<NonEmptyReadonlyArray<A>, E | E2 | TransportError | DecodeError>
   const maxEventSize = options.maxEventSize ?? defaultMaxEventSize
   const parser = new SseParser(maxEventSize)
-  const afterDone = drainAfterDone(read)
   /** After the outputs of the last read went downstream: what follows them (the end, or an error). */
   let next: Out | undefined = undefined
 
