@@ -7,7 +7,7 @@
  */
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
-import * as ManagedRuntime from "effect/ManagedRuntime"
+import type * as ManagedRuntime from "effect/ManagedRuntime"
 import * as Stream from "effect/Stream"
 
 /** Where the stream runs: a `Context` (for example from `Effect.context()`) or a `ManagedRuntime`. */
@@ -18,12 +18,13 @@ const withServices = <A, E, R>(
   stream: Stream.Stream<A, E, R>,
   runtime: AnyRuntime<R>
 ): readonly [Stream.Stream<A, unknown>, Context.Context<never>] =>
-  ManagedRuntime.isManagedRuntime(runtime)
-    ? [
+  // told apart by the `Context`, so that importing the package does not load `effect/ManagedRuntime`
+  Context.isContext(runtime)
+    ? [Stream.provideContext(stream, runtime as Context.Context<R>), runtime as Context.Context<never>]
+    : [
       Stream.unwrap(Effect.map(runtime.contextEffect, (context) => Stream.provideContext(stream, context))),
       Context.empty()
     ]
-    : [Stream.provideContext(stream, runtime as Context.Context<R>), runtime as Context.Context<never>]
 
 /** A stream as an `AsyncIterable`: one pull per array of the stream, its elements handed out one by one. */
 export const toAsyncIterable = <A, E, R>(stream: Stream.Stream<A, E, R>, runtime: AnyRuntime<R>): AsyncIterable<A> => {
