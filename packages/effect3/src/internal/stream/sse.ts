@@ -29,9 +29,8 @@ export interface DecodeOptions {
  * reads bound to the scope (`streamOf` makes them a stream). A body that ends before `[DONE]` fails with
  * `TransportError`: a stream cut short is never taken for a complete answer; an event larger than
  * `maxEventSize` fails with `DecodeError` and the body is released at once. One read is parsed in one step,
- * and its outputs go downstream as one chunk, except the first read's, which go in chunks of 1, 2, 4, ...
- * outputs so that the first tokens go at once; outputs before a failed event are still delivered, then the
- * stream fails.
+ * and its outputs go downstream as one chunk, except the first read's first output, which goes alone so that
+ * the first token goes at once; outputs before a failed event are still delivered, then the stream fails.
  *
  * At `[DONE]` the stream ends: at most `afterDoneBytes` more are read, for at most `afterDoneWindow`, so
  * that the body's end can arrive and the connection be reused; then the body is released, whether the
@@ -99,18 +98,17 @@ export const eventsOf = <A, E2, E, R>(
       reason: tooLargeReason("maxEventSize", maxEventSize)
     })
   /**
-   * The most outputs a chunk may carry while the first read is being handed over: 1, then 2, 4, ... (a slow
-   * start), so that the first tokens do not wait for the rest of a large first read; unbounded once the
-   * first read is through, when each read goes downstream as one chunk.
+   * Whether the next output goes downstream alone: the first read's first output does, so that the first
+   * token does not wait for the rest of a large first read to be parsed; the rest of that read goes as one
+   * chunk, as does each read after it.
    */
-  let limit = 1
+  let firstAlone = true
   /** Events of a read of which only the first outputs went downstream, from `heldAt`. */
   let held: Array<string> | undefined = undefined
   let heldAt = 0
   /** Whether the parser overflowed after the held events. */
   let heldOverflow = false
 
-  /** The outputs of `events` from `from`, then what follows them: the end, an error, or the next read. */
   /**
    * Adds the output of one event to `out`; or gives what ends the stream there: `[DONE]` (after the
    * bounded read of the rest when the body is still open) or the event's error.
@@ -122,20 +120,21 @@ export const eventsOf = <A, E2, E, R>(
     out.push(result)
     return undefined
   }
+  /** The outputs of `events` from `from`, then what follows them: the end, an error, or the next read. */
   const emit = (events: Array<string>, from: number, overflow: boolean): Out => {
     const out: Array<A> = []
     for (let i = from; i < events.length; i++) {
       const over = add(events[i]!, out, true)
       if (over !== undefined) return over
-      if (out.length === limit && (i + 1 < events.length || overflow)) {
+      if (firstAlone && (i + 1 < events.length || overflow)) {
         held = events
         heldAt = i + 1
         heldOverflow = overflow
-        limit *= 2
+        firstAlone = false
         return Effect.succeed(Chunk.unsafeFromArray(out))
       }
     }
-    limit = Number.POSITIVE_INFINITY
+    firstAlone = false
     if (overflow) return finish(out, Effect.fail(tooLarge()))
     return out.length === 0 ? pull : Effect.succeed(Chunk.unsafeFromArray(out))
   }

@@ -33,8 +33,8 @@ export type BodyPull<E> = Pull.Pull<NonEmptyReadonlyArray<Uint8Array>, E>
  * body that ends before `[DONE]` fails with `TransportError`: a stream cut short is never taken for a
  * complete answer; an event larger than `maxEventSize` fails with `DecodeError` and the body is released at
  * once. The body is pulled as the events are: one read is parsed in one step, and its outputs go downstream
- * as one array, except the first read's, which go in arrays of 1, 2, 4, ... outputs so that the first
- * tokens go at once; outputs before a failed event are still delivered, then the stream fails.
+ * as one array, except the first read's first output, which goes alone so that the first token goes at
+ * once; outputs before a failed event are still delivered, then the stream fails.
  *
  * At `[DONE]` the stream ends: at most `afterDoneBytes` more are read, for at most `afterDoneWindow`, so
  * that the body's end can arrive and the connection be reused; then the body is released, whether the
@@ -105,11 +105,11 @@ export const eventsOf = <A, E2, E>(
       reason: tooLargeReason("maxEventSize", maxEventSize)
     })
   /**
-   * The most outputs an array may carry while the first read is being handed over: 1, then 2, 4, ... (a
-   * slow start), so that the first tokens do not wait for the rest of a large first read; unbounded once
-   * the first read is through, when each read goes downstream as one array.
+   * Whether the next output goes downstream alone: the first read's first output does, so that the first
+   * token does not wait for the rest of a large first read to be parsed; the rest of that read goes as one
+   * array, as does each read after it.
    */
-  let limit = 1
+  let firstAlone = true
   /** Events of a read of which only the first outputs went downstream, from `heldAt`. */
   let held: Array<string> | undefined = undefined
   let heldAt = 0
@@ -133,15 +133,15 @@ export const eventsOf = <A, E2, E>(
     for (let i = from; i < events.length; i++) {
       const over = add(events[i]!, out, true)
       if (over !== undefined) return over
-      if (out.length === limit && (i + 1 < events.length || overflow)) {
+      if (firstAlone && (i + 1 < events.length || overflow)) {
         held = events
         heldAt = i + 1
         heldOverflow = overflow
-        limit *= 2
+        firstAlone = false
         return emitted(out)
       }
     }
-    limit = Number.POSITIVE_INFINITY
+    firstAlone = false
     if (overflow) return finish(out, Effect.fail(tooLarge()))
     return out.length === 0 ? pull : emitted(out)
   }
