@@ -28,12 +28,7 @@ import * as Stream from "effect/Stream"
 import { Readable } from "node:stream"
 import * as Undici from "undici"
 import { AbortableTypeId, RequestAbort } from "../internal/http/requestAbort.js"
-import {
-  type BodyReader,
-  BodyReaderTypeId,
-  type HasBodyReader,
-  ReadableBodyReader
-} from "../internal/stream/bodyReader.js"
+import { type BodyReader, BodyReaderTypeId, type HasBodyReader, makeBodyReader } from "../internal/stream/bodyReader.js"
 import { streamOf } from "../internal/stream/read.js"
 
 /**
@@ -136,7 +131,7 @@ class UndiciResponse extends Inspectable.Class implements HttpClientResponse.Htt
   }
 
   [BodyReaderTypeId]<E>(onError: (cause: unknown) => E, now: () => number): BodyReader<E> {
-    return new ReadableBodyReader(this.source.body, onError, now)
+    return makeBodyReader(this.source.body, onError, now)
   }
 
   get status(): number {

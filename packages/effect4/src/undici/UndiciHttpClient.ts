@@ -35,7 +35,12 @@ import * as Stream from "effect/Stream"
 import { Readable } from "node:stream"
 import * as Undici from "undici"
 import { AbortableTypeId, RequestAbort } from "../internal/http/requestAbort.js"
-import { type HasReadableBody, ReadableBody, ReadableBodyTypeId } from "../internal/stream/readableBody.js"
+import {
+  type HasReadableBody,
+  makeReadableBody,
+  type ReadableBody,
+  ReadableBodyTypeId
+} from "../internal/stream/readableBody.js"
 
 /**
  * The client over `dispatcher` (an `undici` `Agent`, `Pool` or `Client`).
@@ -226,7 +231,7 @@ class UndiciResponse extends Inspectable.Class implements HttpClientResponse.Htt
     onError: (error: HttpClientError.HttpClientError) => E,
     now: () => number
   ): ReadableBody<E> {
-    return new ReadableBody(this.source.body, (cause) => onError(this.decodeError(cause)), now)
+    return makeReadableBody(this.source.body, (cause) => onError(this.decodeError(cause)), now)
   }
 
   get stream(): Stream.Stream<Uint8Array, HttpClientError.HttpClientError> {

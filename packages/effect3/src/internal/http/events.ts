@@ -75,7 +75,7 @@ export const makeEvents = (context: {
         () => clock.unsafeCurrentTimeMillis()
       )
       yield* Effect.addFinalizer(() => Effect.sync(reader.close))
-      yield* watchIdle(reader, settings.streamIdleTimeout, onIdle)
+      yield* watchIdle(reader.reader, settings.streamIdleTimeout, onIdle)
       const afterDone = reader.finish(afterDoneBytes, Duration.toMillis(afterDoneWindow))
       events = eventsOf("POST", url, parse, decodeOptions, reader.read, afterDone)
     }

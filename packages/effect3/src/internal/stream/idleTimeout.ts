@@ -1,6 +1,6 @@
 /**
  * The idle timeout of a stream: it fails when no bytes arrive for a given time. Over a transport that gives
- * a `BodyReader`, one watchdog fiber fails the waiting read (`watchIdle`); over any other, the platform's
+ * a `BodyReader`, a watch fails the waiting read from outside (`watchIdle`); over any other, the platform's
  * body stream is read by a reader fiber into a small queue (`withIdleTimeout`), since a read of that stream
  * cannot be ended from outside.
  */
@@ -10,9 +10,8 @@ import * as Queue from "effect/Queue"
 import type * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import * as Take from "effect/Take"
-import { longTimer } from "studio-effect-core/platform/timerDuration"
+import { idleLook, idleTimer, type ReadableReader } from "studio-effect-core/platform/readableReader"
 import type { TimeoutError } from "../../StudioError.js"
-import type { BodyReader } from "./bodyReader.js"
 import { liveClock } from "./liveClock.js"
 
 /**
@@ -68,37 +67,22 @@ export const withIdleTimeout = <A, E>(
  * read waiting counts. On the live clock the watch is a timer of the platform; under any other clock (the
  * `TestClock`) a fiber that sleeps on that clock.
  */
-export const watchIdle = <E>(
-  reader: BodyReader<E | TimeoutError>,
+export const watchIdle = <E, R>(
+  reader: ReadableReader<E | TimeoutError, R>,
   idle: Duration.Duration,
   onIdle: () => TimeoutError
 ): Effect.Effect<void, never, Scope.Scope> =>
   Effect.clockWith((clock) => {
     const idleMillis = Duration.toMillis(idle)
-    /** How long to wait before looking again, or `undefined` when the watch is over. */
-    const look = (): number | undefined => {
-      if (reader.done) return undefined
-      const since = reader.waitingSince
-      const waited = since === undefined ? 0 : clock.unsafeCurrentTimeMillis() - since
-      if (since !== undefined && waited >= idleMillis) {
-        reader.abort(onIdle())
-        return undefined
-      }
-      return idleMillis - waited
-    }
     if (clock === liveClock) {
-      let timer: { readonly cancel: () => void } | undefined = undefined
       // a timer of at most what the platform holds, re-armed for what remains; none for an infinite idle
-      const arm = (millis: number) => {
-        timer = longTimer(millis, () => {
-          const next = look()
-          if (next !== undefined) arm(next)
-        })
-      }
-      return Effect.acquireRelease(Effect.sync(() => arm(idleMillis)), () => Effect.sync(() => timer?.cancel()))
+      return Effect.asVoid(Effect.acquireRelease(
+        Effect.sync(() => idleTimer(reader, idleMillis, () => clock.unsafeCurrentTimeMillis(), onIdle)),
+        (timer) => Effect.sync(timer.cancel)
+      ))
     }
     const watch: Effect.Effect<void> = Effect.suspend(() => {
-      const next = look()
+      const next = idleLook(reader, idleMillis, clock.unsafeCurrentTimeMillis(), onIdle)
       return next === undefined ? Effect.void : Effect.zipRight(Effect.sleep(Duration.millis(next)), watch)
     })
     return Effect.asVoid(Effect.forkScoped(watch))

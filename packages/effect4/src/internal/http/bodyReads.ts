@@ -55,7 +55,10 @@ export const bodyReads = <E2>(
       )
     }
     return Effect.as(
-      Effect.andThen(Effect.addFinalizer(() => Effect.sync(body.release)), watchIdle(body, clock, timeout, onTimeout)),
+      Effect.andThen(
+        Effect.addFinalizer(() => Effect.sync(body.release)),
+        watchIdle(body.reader, clock, timeout, onTimeout)
+      ),
       { read: body.pull, afterDone: body.finish(afterDoneBytes, Duration.toMillis(afterDoneWindow)) }
     )
   })

@@ -23,47 +23,30 @@ import * as Fiber from "effect/Fiber"
 import * as Latch from "effect/Latch"
 import type * as Pull from "effect/Pull"
 import type * as Scope from "effect/Scope"
-import { longTimer } from "studio-effect-core/platform/timerDuration"
+import { idleLook, idleTimer, type ReadableReader } from "studio-effect-core/platform/readableReader"
 import { liveClock } from "./liveClock.js"
-import type { ReadableBody } from "./readableBody.js"
 
 /**
- * Fails `body`'s waiting read with `onTimeout()` once it has waited `timeout`, and releases the body, for as
- * long as the scope is open. One watch per body, asleep until the moment the waiting read would have waited
- * that long: a read costs it nothing. The body's `now` must be `clock`'s time.
+ * Fails `reader`'s waiting read with `onTimeout()` once it has waited `timeout`, and releases the body, for
+ * as long as the scope is open. One watch per body, asleep until the moment the waiting read would have
+ * waited that long: a read costs it nothing. The reader's `now` must be `clock`'s time.
  */
-export const watchIdle = <E>(
-  body: ReadableBody<E>,
+export const watchIdle = <E, R>(
+  reader: ReadableReader<E, R>,
   clock: Clock.Clock,
   timeout: Duration.Duration,
   onTimeout: () => E
 ): Effect.Effect<void, never, Scope.Scope> => {
   if (!Duration.isFinite(timeout)) return Effect.void
   const millis = Duration.toMillis(timeout)
-  /** How long to wait before looking again, or `undefined` when the watch is over. */
-  const look = (): number | undefined => {
-    if (body.done) return undefined
-    const since = body.waitingSince
-    const waited = since === undefined ? 0 : clock.currentTimeMillisUnsafe() - since
-    if (since !== undefined && waited >= millis) {
-      body.abort(onTimeout())
-      return undefined
-    }
-    return millis - waited
-  }
   if (clock === liveClock) {
-    let timer: { readonly cancel: () => void } | undefined = undefined
-    // a timer of at most what the platform holds, re-armed for what remains
-    const arm = (delay: number) => {
-      timer = longTimer(delay, () => {
-        const next = look()
-        if (next !== undefined) arm(next)
-      })
-    }
-    return Effect.acquireRelease(Effect.sync(() => arm(millis)), () => Effect.sync(() => timer?.cancel()))
+    return Effect.asVoid(Effect.acquireRelease(
+      Effect.sync(() => idleTimer(reader, millis, () => clock.currentTimeMillisUnsafe(), onTimeout)),
+      (timer) => Effect.sync(timer.cancel)
+    ))
   }
   const watch: Effect.Effect<void> = Effect.suspend(() => {
-    const next = look()
+    const next = idleLook(reader, millis, clock.currentTimeMillisUnsafe(), onTimeout)
     return next === undefined ? Effect.void : Effect.andThen(Effect.sleep(next), watch)
   })
   return Effect.asVoid(Effect.forkScoped(watch))
