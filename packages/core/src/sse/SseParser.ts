@@ -24,6 +24,14 @@ const carriageReturn = /\r/
 export const joinBatch = 1024
 
 /**
+ * How many of a stream's first outputs go downstream one at a time before the rest of the first read goes
+ * as one array. A chat stream's first event carries only the role, and its text begins with the second: both
+ * go alone, so that the first token is parsed and delivered before the rest of a large first read (some 650
+ * events in 64 KiB) is parsed.
+ */
+export const firstOutputsAlone = 2
+
+/**
  * An incremental SSE parser. `push` takes the next bytes and returns the `data` of every event they
  * complete; `end` flushes the last event of a body that did not end in a blank line.
  *

@@ -9,7 +9,13 @@ import * as Effect from "effect/Effect"
 import type * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import { tooLargeReason } from "studio-effect-core/bytes/sizeLimits"
-import { afterDoneBytes, defaultMaxEventSize, doneMarker, SseParser } from "studio-effect-core/sse/SseParser"
+import {
+  afterDoneBytes,
+  defaultMaxEventSize,
+  doneMarker,
+  firstOutputsAlone,
+  SseParser
+} from "studio-effect-core/sse/SseParser"
 import { DecodeError, TransportError } from "../../StudioError.js"
 import { end, type Read } from "./read.js"
 
@@ -29,8 +35,9 @@ export interface DecodeOptions {
  * reads bound to the scope (`streamOf` makes them a stream). A body that ends before `[DONE]` fails with
  * `TransportError`: a stream cut short is never taken for a complete answer; an event larger than
  * `maxEventSize` fails with `DecodeError` and the body is released at once. One read is parsed in one step,
- * and its outputs go downstream as one chunk, except the first read's first output, which goes alone so that
- * the first token goes at once; outputs before a failed event are still delivered, then the stream fails.
+ * and its outputs go downstream as one chunk, except the first read's first two outputs (`firstOutputsAlone`),
+ * which go alone so that the first token goes at once; outputs before a failed event are still delivered,
+ * then the stream fails.
  *
  * At `[DONE]` the stream ends: at most `afterDoneBytes` more are read, for at most `afterDoneWindow`, so
  * that the body's end can arrive and the connection be reused; then the body is released, whether the
@@ -98,11 +105,11 @@ export const eventsOf = <A, E2, E, R>(
       reason: tooLargeReason("maxEventSize", maxEventSize)
     })
   /**
-   * Whether the next output goes downstream alone: the first read's first output does, so that the first
-   * token does not wait for the rest of a large first read to be parsed; the rest of that read goes as one
-   * chunk, as does each read after it.
+   * How many more outputs go downstream alone: the first read's first `firstOutputsAlone` do, so that the
+   * first token does not wait for the rest of a large first read to be parsed; the rest of that read goes as
+   * one chunk, as does each read after it.
    */
-  let firstAlone = true
+  let aloneLeft = firstOutputsAlone
   /** Events of a read of which only the first outputs went downstream, from `heldAt`. */
   let held: Array<string> | undefined = undefined
   let heldAt = 0
@@ -126,15 +133,15 @@ export const eventsOf = <A, E2, E, R>(
     for (let i = from; i < events.length; i++) {
       const over = add(events[i]!, out, true)
       if (over !== undefined) return over
-      if (firstAlone && (i + 1 < events.length || overflow)) {
+      if (aloneLeft > 0 && (i + 1 < events.length || overflow)) {
         held = events
         heldAt = i + 1
         heldOverflow = overflow
-        firstAlone = false
+        aloneLeft--
         return Effect.succeed(Chunk.unsafeFromArray(out))
       }
     }
-    firstAlone = false
+    aloneLeft = 0
     if (overflow) return finish(out, Effect.fail(tooLarge()))
     return out.length === 0 ? pull : Effect.succeed(Chunk.unsafeFromArray(out))
   }

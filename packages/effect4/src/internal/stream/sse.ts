@@ -11,7 +11,13 @@ import * as Fiber from "effect/Fiber"
 import * as Pull from "effect/Pull"
 import * as Stream from "effect/Stream"
 import { tooLargeReason } from "studio-effect-core/bytes/sizeLimits"
-import { afterDoneBytes, defaultMaxEventSize, doneMarker, SseParser } from "studio-effect-core/sse/SseParser"
+import {
+  afterDoneBytes,
+  defaultMaxEventSize,
+  doneMarker,
+  firstOutputsAlone,
+  SseParser
+} from "studio-effect-core/sse/SseParser"
 import { DecodeError, TransportError } from "../../StudioError.js"
 
 /** ... and for at most this long; then the body is released, whatever the server does. */
@@ -33,8 +39,8 @@ export type BodyPull<E> = Pull.Pull<NonEmptyReadonlyArray<Uint8Array>, E>
  * body that ends before `[DONE]` fails with `TransportError`: a stream cut short is never taken for a
  * complete answer; an event larger than `maxEventSize` fails with `DecodeError` and the body is released at
  * once. The body is pulled as the events are: one read is parsed in one step, and its outputs go downstream
- * as one array, except the first read's first output, which goes alone so that the first token goes at
- * once; outputs before a failed event are still delivered, then the stream fails.
+ * as one array, except the first read's first two outputs (`firstOutputsAlone`), which go alone so that the
+ * first token goes at once; outputs before a failed event are still delivered, then the stream fails.
  *
  * At `[DONE]` the stream ends: at most `afterDoneBytes` more are read, for at most `afterDoneWindow`, so
  * that the body's end can arrive and the connection be reused; then the body is released, whether the
@@ -105,11 +111,11 @@ export const eventsOf = <A, E2, E>(
       reason: tooLargeReason("maxEventSize", maxEventSize)
     })
   /**
-   * Whether the next output goes downstream alone: the first read's first output does, so that the first
-   * token does not wait for the rest of a large first read to be parsed; the rest of that read goes as one
-   * array, as does each read after it.
+   * How many more outputs go downstream alone: the first read's first `firstOutputsAlone` do, so that the
+   * first token does not wait for the rest of a large first read to be parsed; the rest of that read goes as
+   * one array, as does each read after it.
    */
-  let firstAlone = true
+  let aloneLeft = firstOutputsAlone
   /** Events of a read of which only the first outputs went downstream, from `heldAt`. */
   let held: Array<string> | undefined = undefined
   let heldAt = 0
@@ -133,15 +139,15 @@ export const eventsOf = <A, E2, E>(
     for (let i = from; i < events.length; i++) {
       const over = add(events[i]!, out, true)
       if (over !== undefined) return over
-      if (firstAlone && (i + 1 < events.length || overflow)) {
+      if (aloneLeft > 0 && (i + 1 < events.length || overflow)) {
         held = events
         heldAt = i + 1
         heldOverflow = overflow
-        firstAlone = false
+        aloneLeft--
         return emitted(out)
       }
     }
-    firstAlone = false
+    aloneLeft = 0
     if (overflow) return finish(out, Effect.fail(tooLarge()))
     return out.length === 0 ? pull : emitted(out)
   }
