@@ -70,16 +70,16 @@ describe("ReadableReader", () => {
   it("the idle watch fails the read that waited its time, and releases the body; a read that did not, it waits for", async () => {
     let now = 0
     const { body, reader } = readerOf(() => now)
-    expect(idleLook(reader, 1000, now, () => "idle")).toBe(1000)
+    expect(idleLook(reader, 1000, () => "idle")).toBe(1000)
     const waiting = next(reader)
     now = 400
-    expect(idleLook(reader, 1000, now, () => "idle")).toBe(600)
+    expect(idleLook(reader, 1000, () => "idle")).toBe(600)
     now = 1000
-    expect(idleLook(reader, 1000, now, () => "idle")).toBeUndefined()
+    expect(idleLook(reader, 1000, () => "idle")).toBeUndefined()
     expect(await waiting).toEqual({ error: "idle" })
     expect(reader.take()).toEqual({ error: "idle" })
     expect(body.destroyed).toBe(true)
-    expect(idleLook(reader, 1000, now, () => "idle")).toBeUndefined()
+    expect(idleLook(reader, 1000, () => "idle")).toBeUndefined()
   })
 
   it("finish: a body whose end is there is over at once, and read to its end (its connection is kept)", async () => {

@@ -43,7 +43,8 @@ export class ReadableReader<E, R> {
     private readonly body: Readable,
     private readonly results: ReadResults<E, R>,
     private readonly onError: (cause: unknown) => E,
-    private readonly now: () => number
+    /** The clock a read's waiting is timed by, in milliseconds (`waitingSince`, the idle watch). */
+    readonly now: () => number
   ) {
     body.on("readable", this.wake)
     body.on("end", this.onEnd)
@@ -206,13 +207,12 @@ export class ReadableReader<E, R> {
 export const idleTimer = <E, R>(
   reader: ReadableReader<E, R>,
   millis: number,
-  now: () => number,
   onIdle: () => E
 ): { readonly cancel: () => void } => {
   let timer: { readonly cancel: () => void } | undefined = undefined
   const arm = (delay: number) => {
     timer = longTimer(delay, () => {
-      const next = idleLook(reader, millis, now(), onIdle)
+      const next = idleLook(reader, millis, onIdle)
       if (next !== undefined) arm(next)
     })
   }
@@ -221,7 +221,7 @@ export const idleTimer = <E, R>(
 }
 
 /**
- * One look of an idle watch at `reader` at `now`: a read that has waited `millis` or more is failed with
+ * One look of an idle watch at `reader`, at its clock's time: a read that has waited `millis` or more is failed with
  * `onIdle()`. Gives how long to sleep before the next look, or `undefined` when the watch is over.
  *
  * @since 1.1.0
@@ -230,12 +230,11 @@ export const idleTimer = <E, R>(
 export const idleLook = <E, R>(
   reader: ReadableReader<E, R>,
   millis: number,
-  now: number,
   onIdle: () => E
 ): number | undefined => {
   if (reader.done) return undefined
   const since = reader.waitingSince
-  const waited = since === undefined ? 0 : now - since
+  const waited = since === undefined ? 0 : reader.now() - since
   if (since !== undefined && waited >= millis) {
     reader.abort(onIdle())
     return undefined

@@ -65,7 +65,8 @@ export const withIdleTimeout = <A, E>(
  * body, for as long as the scope is open. One watch per stream, asleep until the moment the waiting read
  * would have waited that long; a read costs it nothing. A slow consumer does not make a stream idle: only a
  * read waiting counts. On the live clock the watch is a timer of the platform; under any other clock (the
- * `TestClock`) a fiber that sleeps on that clock.
+ * `TestClock`) a fiber that sleeps on that clock. An infinite `idle` needs no watch. The reader's `now` is
+ * the clock's time.
  */
 export const watchIdle = <E, R>(
   reader: ReadableReader<E | TimeoutError, R>,
@@ -73,16 +74,17 @@ export const watchIdle = <E, R>(
   onIdle: () => TimeoutError
 ): Effect.Effect<void, never, Scope.Scope> =>
   Effect.clockWith((clock) => {
+    if (!Duration.isFinite(idle)) return Effect.void
     const idleMillis = Duration.toMillis(idle)
     if (clock === liveClock) {
-      // a timer of at most what the platform holds, re-armed for what remains; none for an infinite idle
+      // a timer of at most what the platform holds, re-armed for what remains
       return Effect.asVoid(Effect.acquireRelease(
-        Effect.sync(() => idleTimer(reader, idleMillis, () => clock.unsafeCurrentTimeMillis(), onIdle)),
+        Effect.sync(() => idleTimer(reader, idleMillis, onIdle)),
         (timer) => Effect.sync(timer.cancel)
       ))
     }
     const watch: Effect.Effect<void> = Effect.suspend(() => {
-      const next = idleLook(reader, idleMillis, clock.unsafeCurrentTimeMillis(), onIdle)
+      const next = idleLook(reader, idleMillis, onIdle)
       return next === undefined ? Effect.void : Effect.zipRight(Effect.sleep(Duration.millis(next)), watch)
     })
     return Effect.asVoid(Effect.forkScoped(watch))

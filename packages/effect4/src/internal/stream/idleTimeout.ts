@@ -29,7 +29,7 @@ import { liveClock } from "./liveClock.js"
 /**
  * Fails `reader`'s waiting read with `onTimeout()` once it has waited `timeout`, and releases the body, for
  * as long as the scope is open. One watch per body, asleep until the moment the waiting read would have
- * waited that long: a read costs it nothing. The reader's `now` must be `clock`'s time.
+ * waited that long: a read costs it nothing. The reader's `now` is `clock`'s time.
  */
 export const watchIdle = <E, R>(
   reader: ReadableReader<E, R>,
@@ -41,12 +41,12 @@ export const watchIdle = <E, R>(
   const millis = Duration.toMillis(timeout)
   if (clock === liveClock) {
     return Effect.asVoid(Effect.acquireRelease(
-      Effect.sync(() => idleTimer(reader, millis, () => clock.currentTimeMillisUnsafe(), onTimeout)),
+      Effect.sync(() => idleTimer(reader, millis, onTimeout)),
       (timer) => Effect.sync(timer.cancel)
     ))
   }
   const watch: Effect.Effect<void> = Effect.suspend(() => {
-    const next = idleLook(reader, millis, clock.currentTimeMillisUnsafe(), onTimeout)
+    const next = idleLook(reader, millis, onTimeout)
     return next === undefined ? Effect.void : Effect.andThen(Effect.sleep(next), watch)
   })
   return Effect.asVoid(Effect.forkScoped(watch))
