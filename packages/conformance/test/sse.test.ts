@@ -79,7 +79,7 @@ describe("Chat.stream framing", () => {
       )
     ))
 
-  it.effect("the first read's first two outputs go downstream alone, the rest of it as one chunk, as each later read", () =>
+  it.effect("the first two outputs go downstream alone, the rest of their read as one chunk, as each later read", () =>
     Effect.gen(function*() {
       const event = (content: string) => `data: ${chunkJson({ content })}\n\n`
       const first = `data: ${chunkJson({ role: "assistant" })}\n\n` + ["a", "b", "c", "d", "e", "f"].map(event).join("")
@@ -88,6 +88,22 @@ describe("Chat.stream framing", () => {
         chunkSizes,
         collect,
         Effect.provide(clientWithBody([encoder.encode(first), encoder.encode(second)]))
+      )
+      expect(sizes).toEqual([1, 1, 5, 3])
+    }))
+
+  it.effect("the stream's first two outputs go alone whatever reads they come in", () =>
+    Effect.gen(function*() {
+      const event = (content: string) => `data: ${chunkJson({ content })}\n\n`
+      const reads = [
+        `data: ${chunkJson({ role: "assistant" })}\n\n`,
+        ["a", "b", "c", "d", "e", "f"].map(event).join(""),
+        ["g", "h", "i"].map(event).join("") + "data: [DONE]\n\n"
+      ]
+      const sizes = yield* Chat.stream({ model: "fpmodel-mini", messages: [{ role: "user", content: "x" }] }).pipe(
+        chunkSizes,
+        collect,
+        Effect.provide(clientWithBody(reads.map((read) => encoder.encode(read))))
       )
       expect(sizes).toEqual([1, 1, 5, 3])
     }))

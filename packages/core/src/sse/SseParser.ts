@@ -24,10 +24,10 @@ const carriageReturn = /\r/
 export const joinBatch = 1024
 
 /**
- * How many of a stream's first outputs go downstream one at a time before the rest of the first read goes
- * as one array. A chat stream's first event carries only the role, and its text begins with the second: both
- * go alone, so that the first token is parsed and delivered before the rest of a large first read (some 650
- * events in 64 KiB) is parsed.
+ * How many of a stream's first outputs go downstream one at a time, whatever reads they come in; after them,
+ * the outputs of a read go as one array. A chat stream's first event carries only the role, and its text
+ * begins with the second: both go alone, so that the first token is parsed and delivered before the rest of
+ * a large read (some 650 events in 64 KiB) is parsed.
  */
 export const firstOutputsAlone = 2
 

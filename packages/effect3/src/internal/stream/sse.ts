@@ -35,7 +35,7 @@ export interface DecodeOptions {
  * reads bound to the scope (`streamOf` makes them a stream). A body that ends before `[DONE]` fails with
  * `TransportError`: a stream cut short is never taken for a complete answer; an event larger than
  * `maxEventSize` fails with `DecodeError` and the body is released at once. One read is parsed in one step,
- * and its outputs go downstream as one chunk, except the first read's first two outputs (`firstOutputsAlone`),
+ * and its outputs go downstream as one chunk, except the stream's first two outputs (`firstOutputsAlone`),
  * which go alone so that the first token goes at once; outputs before a failed event are still delivered,
  * then the stream fails.
  *
@@ -105,9 +105,9 @@ export const eventsOf = <A, E2, E, R>(
       reason: tooLargeReason("maxEventSize", maxEventSize)
     })
   /**
-   * How many more outputs go downstream alone: the first read's first `firstOutputsAlone` do, so that the
-   * first token does not wait for the rest of a large first read to be parsed; the rest of that read goes as
-   * one chunk, as does each read after it.
+   * How many more outputs go downstream alone: the stream's first `firstOutputsAlone` do, whatever reads they
+   * come in, so that the first token does not wait for the rest of a large read to be parsed; after them,
+   * the outputs of a read go as one chunk.
    */
   let aloneLeft = firstOutputsAlone
   /** Events of a read of which only the first outputs went downstream, from `heldAt`. */
@@ -141,7 +141,7 @@ export const eventsOf = <A, E2, E, R>(
         return Effect.succeed(Chunk.unsafeFromArray(out))
       }
     }
-    aloneLeft = 0
+    aloneLeft = Math.max(0, aloneLeft - out.length)
     if (overflow) return finish(out, Effect.fail(tooLarge()))
     return out.length === 0 ? pull : Effect.succeed(Chunk.unsafeFromArray(out))
   }

@@ -39,7 +39,7 @@ export type BodyPull<E> = Pull.Pull<NonEmptyReadonlyArray<Uint8Array>, E>
  * body that ends before `[DONE]` fails with `TransportError`: a stream cut short is never taken for a
  * complete answer; an event larger than `maxEventSize` fails with `DecodeError` and the body is released at
  * once. The body is pulled as the events are: one read is parsed in one step, and its outputs go downstream
- * as one array, except the first read's first two outputs (`firstOutputsAlone`), which go alone so that the
+ * as one array, except the stream's first two outputs (`firstOutputsAlone`), which go alone so that the
  * first token goes at once; outputs before a failed event are still delivered, then the stream fails.
  *
  * At `[DONE]` the stream ends: at most `afterDoneBytes` more are read, for at most `afterDoneWindow`, so
@@ -111,9 +111,9 @@ export const eventsOf = <A, E2, E>(
       reason: tooLargeReason("maxEventSize", maxEventSize)
     })
   /**
-   * How many more outputs go downstream alone: the first read's first `firstOutputsAlone` do, so that the
-   * first token does not wait for the rest of a large first read to be parsed; the rest of that read goes as
-   * one array, as does each read after it.
+   * How many more outputs go downstream alone: the stream's first `firstOutputsAlone` do, whatever reads they
+   * come in, so that the first token does not wait for the rest of a large read to be parsed; after them,
+   * the outputs of a read go as one array.
    */
   let aloneLeft = firstOutputsAlone
   /** Events of a read of which only the first outputs went downstream, from `heldAt`. */
@@ -147,7 +147,7 @@ export const eventsOf = <A, E2, E>(
         return emitted(out)
       }
     }
-    aloneLeft = 0
+    aloneLeft = Math.max(0, aloneLeft - out.length)
     if (overflow) return finish(out, Effect.fail(tooLarge()))
     return out.length === 0 ? pull : emitted(out)
   }
