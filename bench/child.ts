@@ -16,6 +16,7 @@ import {
   typicalChatRequest,
   typicalRunRequest
 } from "./fixtures.js"
+import { median } from "./median.js"
 
 export interface Params {
   readonly origin: string
@@ -166,8 +167,7 @@ const firstTokens = async (client: BenchClient, params: Params, count: number): 
     times.push(sample["firstTokenMs"]!)
     garbled = Math.max(garbled, sample["garbled"] ?? 0)
   }
-  times.sort((a, b) => a - b)
-  return { firstTokenMs: times[times.length >> 1]!, ...(garbled === 0 ? {} : { garbled }) }
+  return { firstTokenMs: median(times), ...(garbled === 0 ? {} : { garbled }) }
 }
 
 const validation = async (client: BenchClient, params: Params): Promise<Sample> => {

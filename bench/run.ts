@@ -20,6 +20,7 @@ import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 import { nodeBinary } from "../scripts/node.mjs"
 import type { Job, Params, Sample } from "./child.js"
+import { median } from "./median.js"
 import { commandTime, importTime } from "./startup.js"
 
 const benchDir = path.dirname(fileURLToPath(import.meta.url))
@@ -389,12 +390,6 @@ const runChild = (
       }
     })
   })
-
-const median = (values: ReadonlyArray<number>): number => {
-  const sorted = [...values].sort((a, b) => a - b)
-  const mid = sorted.length >> 1
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2
-}
 
 /** Everything a run measured. */
 export interface Results {
