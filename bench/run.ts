@@ -418,6 +418,8 @@ const summarize = (samples: ReadonlyArray<Sample>): Sample => {
 export interface RunOptions {
   readonly scale: number
   readonly reps: number
+  /** How many times each scenario runs its clients in turn, each time in a new process (1 when absent). */
+  readonly rounds?: number | undefined
   readonly clients: ReadonlyArray<string>
   /** The Node.js of every process: `"default"` (24) unless given. */
   readonly node?: NodeChoice | undefined
@@ -526,7 +528,8 @@ export const runBench = async (options: RunOptions): Promise<Results> => {
   try {
     const jobsOf = (client: string) =>
       specs.filter((spec) => spec.clients === undefined || spec.clients.includes(client))
-    const run = async (client: string, mine: ReadonlyArray<ScenarioSpec>) => {
+    /** The samples of each of `mine`'s scenarios, run by `client` in one process. */
+    const sample = async (client: string, mine: ReadonlyArray<ScenarioSpec>) => {
       const spec = clientSpec(client)
       const out = await runChild(
         nodeFor(choice, spec.lowestNode),
@@ -534,23 +537,33 @@ export const runBench = async (options: RunOptions): Promise<Results> => {
         mine.map((scenario) => ({ scenario: scenario.scenario, params: { ...scenario.params, origin: server.origin } }))
       )
       results.nodes[client] = out.node
-      mine.forEach((scenario, i) => ((results.scenarios[scenario.id] ??= {})[client] = summarize(out.samples[i]!)))
+      return out.samples
     }
     if (options.oneProcessPerClient === true) {
       for (const client of options.clients) {
-        await run(client, jobsOf(client))
+        const mine = jobsOf(client)
+        const samples = await sample(client, mine)
+        mine.forEach((scenario, i) => ((results.scenarios[scenario.id] ??= {})[client] = summarize(samples[i]!)))
         log(`${client}: done`)
       }
     } else {
+      // Each round runs every client of the scenario once, one after another, so that the machine's drift
+      // over the scenario falls on all of them alike; a client's figure is the median of all its rounds'
+      // repetitions.
+      const rounds = Math.max(1, options.rounds ?? 1)
       for (const spec of specs) {
-        for (const client of options.clients) {
-          if (spec.clients !== undefined && !spec.clients.includes(client)) continue
-          const started = Date.now()
-          await run(client, [spec])
-          log(
-            `${spec.id} ${client}: ${JSON.stringify(results.scenarios[spec.id]![client])} (${Date.now() - started} ms)`
-          )
+        const mine = options.clients.filter((client) => spec.clients === undefined || spec.clients.includes(client))
+        const samples: Record<string, Array<Sample>> = {}
+        for (let round = 1; round <= rounds; round++) {
+          for (const client of mine) {
+            const started = Date.now()
+            const [these] = await sample(client, [spec])
+            samples[client] = [...(samples[client] ?? []), ...these!]
+            const which = rounds === 1 ? "" : ` (round ${round} of ${rounds})`
+            log(`${spec.id} ${client}${which}: ${JSON.stringify(summarize(these!))} (${Date.now() - started} ms)`)
+          }
         }
+        for (const client of mine) (results.scenarios[spec.id] ??= {})[client] = summarize(samples[client]!)
       }
     }
   } finally {
@@ -944,6 +957,7 @@ export const report = (results: Results, ids: ReadonlyArray<string>): string => 
 const main = async () => {
   const scale = Number(process.env.BENCH_SCALE ?? "1")
   const reps = Number(process.env.BENCH_REPS ?? "5")
+  const rounds = Number(process.env.BENCH_ROUNDS ?? "1")
   const ids = process.env.BENCH_CLIENTS?.split(",") ?? [...allClients]
   ids.forEach(clientSpec)
   const requested = process.env.BENCH_NODE ?? "default"
@@ -958,12 +972,22 @@ const main = async () => {
     return `${name} on Node.js ${versionOf(nodeFor(node, lowest))}`
   })
   console.log(
-    `studio-effect benchmark: scale ${scale}, ${reps} repetitions; ${used.join(", ")}; ${os.cpus().length}× ${
-      os.cpus()[0]?.model ?? "cpu"
-    }, ${os.platform()} ${os.release()}; ${new Date().toISOString()}`
+    `studio-effect benchmark: scale ${scale}, ${reps} repetitions${rounds > 1 ? ` in each of ${rounds} rounds` : ""}; ${
+      used.join(", ")
+    }; ${os.cpus().length}× ${os.cpus()[0]?.model ?? "cpu"}, ${os.platform()} ${os.release()}; ${
+      new Date().toISOString()
+    }`
   )
   const scenarios = process.env.BENCH_SCENARIOS?.split(",")
-  const results = await runBench({ scale, reps, clients: ids, node, scenarios, log: (line) => console.error(line) })
+  const results = await runBench({
+    scale,
+    reps,
+    rounds,
+    clients: ids,
+    node,
+    scenarios,
+    log: (line) => console.error(line)
+  })
   if (process.env.BENCH_JSON !== undefined) writeFileSync(process.env.BENCH_JSON, JSON.stringify(results, null, 2))
   console.log("")
   console.log(report(results, ids))

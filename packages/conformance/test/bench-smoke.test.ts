@@ -98,4 +98,31 @@ describe(`bench harness, ${title} line`, () => {
       ) expect(printed).toContain(target)
     }
   }, 180_000)
+
+  it("runs a scenario's clients in turn, once a round, and takes each figure over every round", async () => {
+    const logged: Array<string> = []
+    const results = await runBench({
+      scale: 0.002,
+      reps: 1,
+      rounds: 2,
+      clients: ["fetch", "undici"],
+      node: { binary: process.execPath },
+      scenarios: ["sequential"],
+      log: (line) => logged.push(line)
+    })
+    const rounds = logged.map((line) => /^sequential (\S+) \(round (\d) of 2\): (\{.*\}) \(\d+ ms\)$/.exec(line))
+    expect(rounds.map((match) => match === null ? null : `${match[1]} ${match[2]}`)).toEqual([
+      "fetch 1",
+      "undici 1",
+      "fetch 2",
+      "undici 2"
+    ])
+    for (const client of ["fetch", "undici"]) {
+      // one repetition a round: the median of the two rounds is their mean
+      const [first, second] = rounds
+        .filter((match) => match![1] === client)
+        .map((match) => JSON.parse(match![3]!).cpuUsPerRequest as number)
+      expect(results.scenarios["sequential"]?.[client]?.cpuUsPerRequest, client).toBeCloseTo((first! + second!) / 2)
+    }
+  }, 120_000)
 })
