@@ -434,7 +434,8 @@ export interface RunOptions {
 const measureStartup = async (options: RunOptions, results: Results, log: (line: string) => void) => {
   const choice = options.node ?? "default"
   const wanted = (measure: string) => options.scenarios === undefined || options.scenarios.includes(measure)
-  const runs = Math.max(1, options.reps)
+  // the processes of every measure take turns already: rounds add to their count
+  const runs = Math.max(1, options.reps) * Math.max(1, options.rounds ?? 1)
   const specs = options.clients.map(clientSpec)
   const builtLines = (Object.keys(lines) as Array<Line>).filter((line) => {
     if (!specs.some((spec) => spec.line === line)) return false
