@@ -434,7 +434,7 @@ export interface RunOptions {
 const measureStartup = async (options: RunOptions, results: Results, log: (line: string) => void) => {
   const choice = options.node ?? "default"
   const wanted = (measure: string) => options.scenarios === undefined || options.scenarios.includes(measure)
-  // the processes of every measure take turns already: rounds add to their count
+  // rounds add to the processes of each start-up measure (the imports' take turns already)
   const runs = Math.max(1, options.reps) * Math.max(1, options.rounds ?? 1)
   const specs = options.clients.map(clientSpec)
   const builtLines = (Object.keys(lines) as Array<Line>).filter((line) => {
