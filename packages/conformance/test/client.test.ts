@@ -26,7 +26,7 @@ import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import { Chat, type ChatSchema, StudioClient, type StudioError } from "studio-effect"
 import { advanceBy, advanceUntil, waitUntil } from "./support/clock.js"
-import { clientOf, type RecordedRequest, type ScriptedResponse, testServer } from "./support/testServer.js"
+import { clientOf, type RecordedRequest, type ScriptedResponse, testKey, testServer } from "./support/testServer.js"
 
 const completion = {
   id: "chat-0123456789abcdef0123456789abcdef",
@@ -465,10 +465,23 @@ describe("configuration", () => {
       expect(server.requests[1]!.headers["x-app"]).toBe("per-call")
     }).pipe(Effect.scoped))
 
-  it("sends the package version in User-Agent", () => {
-    const pkg = JSON.parse(readFileSync(join(packageDir, "package.json"), "utf8")) as { version: string }
-    expect(version).toBe(pkg.version)
-  })
+  it.effect("sends the package version in User-Agent, and Accept and the key under the user's own headers", () =>
+    Effect.gen(function*() {
+      const pkg = JSON.parse(readFileSync(join(packageDir, "package.json"), "utf8")) as { version: string }
+      expect(version).toBe(pkg.version)
+      const server = yield* testServer(() => ({ json: completion }))
+      yield* Chat.create(request).pipe(Effect.provide(clientOf(server.url)))
+      expect(server.requests[0]!.headers["user-agent"]).toBe(`studio-effect/${pkg.version}`)
+      expect(server.requests[0]!.headers["accept"]).toBe("application/json")
+      // the user's headers replace the defaults whatever their case; a call's own replace the user's
+      yield* Chat.create(request).pipe(
+        StudioClient.withRequestOptions({ headers: { "ACCEPT": "application/x-call" } }),
+        Effect.provide(clientOf(server.url, { headers: { "user-agent": "app/2", "Accept": "application/x-app" } }))
+      )
+      expect(server.requests[1]!.headers["user-agent"]).toBe("app/2")
+      expect(server.requests[1]!.headers["accept"]).toBe("application/x-call")
+      expect(server.requests[1]!.headers["authorization"]).toBe(`Bearer ${testKey}`)
+    }).pipe(Effect.scoped))
 
   it.effect("the base URL may carry a prefix, and a trailing slash is ignored", () =>
     Effect.gen(function*() {

@@ -16,6 +16,7 @@ import * as UrlParams from "effect/http/UrlParams"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as Tracer from "effect/Tracer"
+import { defaultHeaders as makeDefaultHeaders } from "studio-effect-core/wire/defaultHeaders"
 import { type ClientConfig, isEmpty } from "./options.js"
 import { withoutRedirects } from "./redirect.js"
 import type { JsonRequest, RawBody } from "./request.js"
@@ -70,13 +71,11 @@ export interface RequestBuilder {
 export const makeRequestBuilder = (config: ClientConfig, transport: HttpClient.HttpClient): RequestBuilder => {
   const { baseUrl, options } = config
   const apiKey = options.apiKey
-  // the headers every request gets unless it sets its own, in the order they override each other
-  const defaultHeaders: Record<string, string> = {
-    "User-Agent": `studio-effect/${version}`,
-    "Accept": "application/json",
-    ...(apiKey === undefined ? {} : { "Authorization": `Bearer ${Redacted.value(apiKey)}` }),
-    ...options.headers
-  }
+  const defaultHeaders = makeDefaultHeaders(
+    version,
+    apiKey === undefined ? undefined : Redacted.value(apiKey),
+    options.headers
+  )
   /** A request as sent: the base URL before its path, and its own headers (per-call options, a stream's
    * `Accept`) over the defaults. */
   const addDefaults = (request: HttpClientRequest.HttpClientRequest) =>
