@@ -8,7 +8,7 @@ import type { AssistantRunRequest } from "@studio-effect/line/src/AssistantSchem
 import * as fc from "fast-check"
 import { Assistants, StudioClient } from "studio-effect"
 import { wireJsonValue } from "./validation/arbitraries.js"
-import { wireForm } from "./validation/support.js"
+import { sentForm } from "./validation/support.js"
 
 const runs = { numRuns: 150 }
 
@@ -148,7 +148,7 @@ describe("assistant run rules", () => {
         assert.strictEqual(client.sent.length, 1)
         assert.strictEqual(client.sent[0]!.url, "/studio/v1/assistants/asst_1/run")
         // fields left out are not sent, so the stored assistant's values apply to them
-        assert.deepStrictEqual(client.sent[0]!.body, wireForm(request))
+        assert.deepStrictEqual(client.sent[0]!.body, sentForm(request))
       })
   )
 

@@ -89,3 +89,6 @@ export const wireForm = (value: unknown, key?: string): unknown => {
   }
   return out
 }
+
+/** A valid request as the body the client sends carries it: its `wireForm` as JSON (`-0` arrives as `0`). */
+export const sentForm = (value: unknown): unknown => JSON.parse(JSON.stringify(wireForm(value)))

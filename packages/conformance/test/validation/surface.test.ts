@@ -19,7 +19,7 @@ import {
 import * as fc from "fast-check"
 import { Chat, Maestro, StudioClient, StudioError } from "studio-effect"
 import { invalidWebSearchUrl, validChatRequest, validChatTool, validRunRequest } from "./arbitraries.js"
-import { copy, expectActionable, wireForm } from "./support.js"
+import { copy, expectActionable, sentForm } from "./support.js"
 
 /** A transport that records every request it is given and answers with `answer` (or fails the fiber). */
 const recordingTransport = (answer?: unknown) => {
@@ -98,7 +98,7 @@ describe("Chat.create validates before sending", () => {
         expect(result.id).toBe("chat-1")
         expect(calls).toHaveLength(1)
         const { stream: _stream, ...sent } = request
-        expect(bodyOf(calls[0]!)).toEqual(wireForm(sent))
+        expect(bodyOf(calls[0]!)).toEqual(sentForm(sent))
       }),
       { numRuns: 50 }
     )
@@ -180,7 +180,7 @@ describe("Maestro.create validates before sending", () => {
         const run = await Effect.runPromise(Maestro.create(request).pipe(Effect.provide(layer)))
         expect(run.id).toBe("run-1")
         expect(calls).toHaveLength(1)
-        expect(bodyOf(calls[0]!)).toEqual(wireForm(request))
+        expect(bodyOf(calls[0]!)).toEqual(sentForm(request))
       }),
       { numRuns: 50 }
     )
