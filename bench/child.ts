@@ -1,8 +1,9 @@
 /**
  * Runs the scenarios of one client in this process, each after a warm-up, and prints one JSON line with the
  * measurements of each repetition and the Node.js version:
- * `node --expose-gc --conditions=@studio-effect/source --import tsx bench/child.ts <client module> <jobs as JSON>`,
- * the module being a file that exports `client` (a `BenchClient`). A client that misses a token fails the run.
+ * `node --expose-gc --conditions=@studio-effect/source <TypeScript flags> bench/child.ts <client module> <jobs as
+ * JSON>`, the module being a file that exports `client` (a `BenchClient`), the flags Node's own type transform
+ * or `tsx` (`typescriptFlags` in `run.ts`). A client that misses a token fails the run.
  */
 import { performance } from "node:perf_hooks"
 import { pathToFileURL } from "node:url"

@@ -17,7 +17,7 @@ import { type ChildProcess, execFileSync, spawn } from "node:child_process"
 import { existsSync, writeFileSync } from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
-import { fileURLToPath } from "node:url"
+import { fileURLToPath, pathToFileURL } from "node:url"
 import { nodeBinary } from "../scripts/node.mjs"
 import type { Job, Params, Sample } from "./child.js"
 import { median } from "./median.js"
@@ -199,6 +199,22 @@ const versionOf = (binary: string): string => {
   return version
 }
 
+/**
+ * How a process on `binary` runs the TypeScript sources: Node's own type transform on Node.js 22.18 and
+ * later (see `typescript.mjs`), `tsx` before.
+ */
+const typescriptFlags = (binary: string): ReadonlyArray<string> => {
+  const [major = 0, minor = 0] = versionOf(binary).split(".").map(Number)
+  return major > 22 || (major === 22 && minor >= 18)
+    ? [
+      "--experimental-transform-types",
+      "--disable-warning=ExperimentalWarning",
+      "--import",
+      pathToFileURL(path.join(benchDir, "typescript.mjs")).href
+    ]
+    : ["--import", "tsx"]
+}
+
 // ---------------------------------------------------------------------------------------------------------
 // the scenarios
 // ---------------------------------------------------------------------------------------------------------
@@ -330,8 +346,7 @@ const startServer = (node: string): Promise<{ origin: string; process: ChildProc
   new Promise((resolve, reject) => {
     const child = spawn(node, [
       "--conditions=@studio-effect/source",
-      "--import",
-      "tsx",
+      ...typescriptFlags(node),
       path.join(benchDir, "server.ts")
     ], {
       cwd: root,
@@ -369,8 +384,7 @@ const runChild = (
         "--expose-gc",
         ...profileFlags(client),
         "--conditions=@studio-effect/source",
-        "--import",
-        "tsx",
+        ...typescriptFlags(node),
         path.join(benchDir, "child.ts"),
         path.join(root, client.module),
         JSON.stringify(jobs)
