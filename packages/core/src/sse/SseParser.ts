@@ -24,13 +24,12 @@ const carriageReturn = /\r/
 export const joinBatch = 1024
 
 /**
- * How many of a stream's first outputs go downstream as soon as they are parsed, whatever reads they come in;
- * after them, the outputs of a read go as one array. A chat stream's first event carries only the role, and
- * its text begins with the second: the stream's first outputs up to the second go at once (together when one
- * read holds both), so that the first token is delivered before the rest of a large read (some 650 events
- * in 64 KiB) is parsed.
+ * How many of a stream's first outputs go downstream one at a time, whatever reads they come in; after them,
+ * the outputs of a read go as one array. A chat stream's first event carries only the role, and its text
+ * begins with the second: both go alone, so that the first token is parsed and delivered before the rest of
+ * a large read (some 650 events in 64 KiB) is parsed.
  */
-export const earlyOutputs = 2
+export const firstOutputsAlone = 2
 
 /**
  * An incremental SSE parser. `push` takes the next bytes and returns the `data` of every event they

@@ -15,7 +15,7 @@ import {
   afterDoneBytes,
   defaultMaxEventSize,
   doneMarker,
-  earlyOutputs,
+  firstOutputsAlone,
   SseParser
 } from "studio-effect-core/sse/SseParser"
 import { DecodeError, TransportError } from "../../StudioError.js"
@@ -39,9 +39,8 @@ export type BodyPull<E> = Pull.Pull<NonEmptyReadonlyArray<Uint8Array>, E>
  * body that ends before `[DONE]` fails with `TransportError`: a stream cut short is never taken for a
  * complete answer; an event larger than `maxEventSize` fails with `DecodeError` and the body is released at
  * once. The body is pulled as the events are: one read is parsed in one step, and its outputs go downstream
- * as one array, except the stream's first two outputs (`earlyOutputs`), which go as soon as they are parsed
- * (together when one read holds both) so that the first token goes at once; outputs before a failed event
- * are still delivered, then the stream fails.
+ * as one array, except the stream's first two outputs (`firstOutputsAlone`), which go alone so that the
+ * first token goes at once; outputs before a failed event are still delivered, then the stream fails.
  *
  * At `[DONE]` the stream ends: at most `afterDoneBytes` more are read, for at most `afterDoneWindow`, so
  * that the body's end can arrive and the connection be reused; then the body is released, whether the
@@ -111,8 +110,12 @@ export const eventsOf = <A, E2, E>(
       operation: options.operation ?? "stream",
       reason: tooLargeReason("maxEventSize", maxEventSize)
     })
-  /** How many more outputs the stream gives before its early ones (`earlyOutputs`) have gone downstream. */
-  let earlyLeft = earlyOutputs
+  /**
+   * How many more outputs go downstream alone: the stream's first `firstOutputsAlone` do, whatever reads they
+   * come in, so that the first token does not wait for the rest of a large read to be parsed; after them,
+   * the outputs of a read go as one array.
+   */
+  let aloneLeft = firstOutputsAlone
   /** Events of a read of which only the first outputs went downstream, from `heldAt`. */
   let held: Array<string> | undefined = undefined
   let heldAt = 0
@@ -136,13 +139,15 @@ export const eventsOf = <A, E2, E>(
     for (let i = from; i < events.length; i++) {
       const over = add(events[i]!, out, true)
       if (over !== undefined) return over
-      if (earlyLeft > 0 && --earlyLeft === 0 && (i + 1 < events.length || overflow)) {
+      if (aloneLeft > 0 && (i + 1 < events.length || overflow)) {
         held = events
         heldAt = i + 1
         heldOverflow = overflow
+        aloneLeft--
         return emitted(out)
       }
     }
+    aloneLeft = Math.max(0, aloneLeft - out.length)
     if (overflow) return finish(out, Effect.fail(tooLarge()))
     return out.length === 0 ? pull : emitted(out)
   }
