@@ -18,7 +18,7 @@ import { existsSync, writeFileSync } from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
-import { nodeBinary } from "../scripts/node.mjs"
+import { nodeBinary, versionAtLeast } from "../scripts/node.mjs"
 import type { Job, Params, Sample } from "./child.js"
 import { median } from "./median.js"
 import { commandTime, importTime } from "./startup.js"
@@ -203,9 +203,8 @@ const versionOf = (binary: string): string => {
  * How a process on `binary` runs the TypeScript sources: Node's own type transform on Node.js 22.18 and
  * later (see `typescript.mjs`), `tsx` before.
  */
-const typescriptFlags = (binary: string): ReadonlyArray<string> => {
-  const [major = 0, minor = 0] = versionOf(binary).split(".").map(Number)
-  return major > 22 || (major === 22 && minor >= 18)
+const typescriptFlags = (binary: string): ReadonlyArray<string> =>
+  versionAtLeast(versionOf(binary), "22.18.0")
     ? [
       "--experimental-transform-types",
       "--disable-warning=ExperimentalWarning",
@@ -213,7 +212,6 @@ const typescriptFlags = (binary: string): ReadonlyArray<string> => {
       pathToFileURL(path.join(benchDir, "typescript.mjs")).href
     ]
     : ["--import", "tsx"]
-}
 
 // ---------------------------------------------------------------------------------------------------------
 // the scenarios

@@ -9,3 +9,6 @@ export declare const nodeBinary: (major: number) => string
 
 /** This process's Node.js when it is at least `minimum` (`"22.19.0"`), otherwise the pinned release of its major. */
 export declare const nodeAtLeast: (minimum: string) => string
+
+/** Whether the Node.js `version` (`"24.21.0"`) is `minimum` or later. */
+export declare const versionAtLeast: (version: string, minimum: string) => boolean

@@ -39,11 +39,14 @@ export const nodeBinary = (major) => {
   return binary
 }
 
-/** This process's Node.js when it is at least `minimum` (`"22.19.0"`), otherwise the pinned release of its major. */
-export const nodeAtLeast = (minimum) => {
-  const [have, want] = [process.versions.node, minimum].map((version) => version.split(".").map(Number))
-  const newer = have[0] !== want[0] ? have[0] > want[0] : have[1] !== want[1] ? have[1] > want[1] : have[2] >= want[2]
-  return newer ? process.execPath : nodeBinary(want[0])
+/** Whether the Node.js `version` (`"24.21.0"`) is `minimum` or later. */
+export const versionAtLeast = (version, minimum) => {
+  const [have, want] = [version, minimum].map((v) => v.split(".").map(Number))
+  return have[0] !== want[0] ? have[0] > want[0] : have[1] !== want[1] ? have[1] > want[1] : have[2] >= want[2]
 }
+
+/** This process's Node.js when it is at least `minimum` (`"22.19.0"`), otherwise the pinned release of its major. */
+export const nodeAtLeast = (minimum) =>
+  versionAtLeast(process.versions.node, minimum) ? process.execPath : nodeBinary(Number(minimum.split(".")[0]))
 
 if (import.meta.url === `file://${process.argv[1]}`) console.log(nodeBinary(Number(process.argv[2])))
